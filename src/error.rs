@@ -1,0 +1,177 @@
+//! The one error type of the module and its stable codes.
+//!
+//! Every failure a caller can see is a [`PayError`]: a [`Code`] from the
+//! table of `API.md`, a plain-words message that names the field at fault,
+//! and the dotted path of that field where one field is to blame. The
+//! JavaScript `PayError` class is built from this in `web/error.rs`.
+//!
+//! Messages are assembled with [`cat`] rather than `format!`: the wasm build
+//! stays free of the formatting machinery.
+
+/// The stable error codes of `API.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    NotReady,
+    InvalidPayment,
+    UnsupportedChannel,
+    UnsafeUrl,
+    InvalidOptions,
+    WrongRuntime,
+    BridgeTimeout,
+    Busy,
+    InvalidRequest,
+    InvalidResponse,
+    BadSignature,
+    Transport,
+    /// A wallet bridge, a hook or the platform threw; the original error is
+    /// kept as the cause by the JavaScript edge.
+    BridgeError,
+    /// The merchant's `confirm` hook failed or did not answer in time.
+    ConfirmFailed,
+    /// An authorization callback does not match what was sent (state
+    /// mismatch) or reports a failure.
+    AuthFailed,
+    /// A card-network `userAuthCode` older than its five-minute validity.
+    AuthExpired,
+}
+
+impl Code {
+    /// The code as JavaScript callers see it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::NotReady => "not_ready",
+            Code::InvalidPayment => "invalid_payment",
+            Code::UnsupportedChannel => "unsupported_channel",
+            Code::UnsafeUrl => "unsafe_url",
+            Code::InvalidOptions => "invalid_options",
+            Code::WrongRuntime => "wrong_runtime",
+            Code::BridgeTimeout => "bridge_timeout",
+            Code::Busy => "busy",
+            Code::InvalidRequest => "invalid_request",
+            Code::InvalidResponse => "invalid_response",
+            Code::BadSignature => "bad_signature",
+            Code::Transport => "transport",
+            Code::BridgeError => "bridge_error",
+            Code::ConfirmFailed => "confirm_failed",
+            Code::AuthFailed => "auth_failed",
+            Code::AuthExpired => "auth_expired",
+        }
+    }
+}
+
+/// One problem found by a validator that reports every problem at once
+/// (`validateCardCheck`, `validateNameCheck`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    /// A short machine-readable reason: `required`, `length`, `format`,
+    /// `check_digit`, `luhn`, `enum`, `factors`, ...
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The error every fallible call of the module returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PayError {
+    pub code: Code,
+    pub message: String,
+    /// Dotted path of the input field at fault (`pay_info.paySign`).
+    pub field: Option<String>,
+    /// Every problem, for `invalid_request`.
+    pub details: Vec<Problem>,
+}
+
+impl PayError {
+    pub fn new(code: Code, message: impl Into<String>) -> PayError {
+        PayError {
+            code,
+            message: message.into(),
+            field: None,
+            details: Vec::new(),
+        }
+    }
+
+    /// An error blamed on one field; `message` should already name it.
+    pub fn field(code: Code, field: &str, message: impl Into<String>) -> PayError {
+        PayError {
+            code,
+            message: message.into(),
+            field: Some(field.into()),
+            details: Vec::new(),
+        }
+    }
+
+    pub fn with_details(mut self, details: Vec<Problem>) -> PayError {
+        self.details = details;
+        self
+    }
+
+    pub fn code_str(&self) -> &'static str {
+        self.code.as_str()
+    }
+}
+
+impl core::fmt::Display for PayError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.code.as_str())?;
+        f.write_str(": ")?;
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PayError {}
+
+/// Concatenates message parts without the formatting machinery.
+pub fn cat(parts: &[&str]) -> String {
+    let len = parts.iter().map(|p| p.len()).sum();
+    let mut s = String::with_capacity(len);
+    for p in parts {
+        s.push_str(p);
+    }
+    s
+}
+
+/// Writes an unsigned integer in decimal (no formatting machinery).
+pub fn push_u64(out: &mut String, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
+}
+
+/// `n` in decimal.
+pub fn u64_str(n: u64) -> String {
+    let mut s = String::new();
+    push_u64(&mut s, n);
+    s
+}
+
+pub type Result<T> = core::result::Result<T, PayError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_writer() {
+        assert_eq!(u64_str(0), "0");
+        assert_eq!(u64_str(10000007), "10000007");
+        assert_eq!(u64_str(u64::MAX), "18446744073709551615");
+    }
+
+    #[test]
+    fn display_names_code_and_message() {
+        let e = PayError::field(Code::InvalidPayment, "pay_info", "pay_info is missing");
+        assert_eq!(e.to_string(), "invalid_payment: pay_info is missing");
+        assert_eq!(e.field.as_deref(), Some("pay_info"));
+    }
+}

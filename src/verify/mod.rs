@@ -1,0 +1,1 @@
+//! Area B of the service document: the aggregated authentication API.
