@@ -4,13 +4,27 @@
 //! authorization URLs those flows need; and speaks the service's aggregated
 //! authentication API.
 //!
-//! The crate is a pure core (everything at the top level, tested on the
-//! host) and thin edges in [`web`] (wasm32 only: the exports, bridges,
-//! events, timers, navigation and `fetch`).
+//! The crate is a pure core (every module but `web`, tested on the host) and
+//! thin edges in `web` (wasm32 only: the exports, bridges, events, timers,
+//! navigation and `fetch`).
 
+pub mod action;
 pub mod error;
 pub mod json;
+pub mod outcome;
+pub mod payment;
+pub mod profile;
+pub mod runtime;
+pub mod safe_url;
 pub mod verify;
 
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use action::{plan, Action, Options, Plan};
 pub use error::{Code, PayError, Problem};
 pub use json::Json;
+pub use outcome::{PayResult, Status};
+pub use payment::{Channel, Payment};
+pub use profile::Profile;
+pub use runtime::{Host, Runtime};

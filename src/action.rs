@@ -1,0 +1,417 @@
+//! The planner: a payment and options in, the one action for its channel out.
+//!
+//! Pure: the same payment, options and runtime always give the same action,
+//! and every URL in an action has passed [`safe_url::check`].
+
+use crate::error::{cat, Code, PayError, Result};
+use crate::json::Json;
+use crate::payment::{Channel, Payment};
+use crate::profile::Profile;
+use crate::runtime::{Host, Runtime};
+use crate::safe_url::{self, UrlPolicy};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+/// Everything but the unreserved characters `A-Z a-z 0-9 - . _ ~` is
+/// percent-encoded, so a value decodes back byte for byte whichever decoder
+/// (`decodeURIComponent`, a form decoder that reads `+` as a space, a
+/// wallet's own) reads it.
+pub const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// The constant `saId` of the wallet1 scheme URL.
+pub const SA_ID: &str = "10000007";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppFallback {
+    /// Open the wallet app through its scheme (the default).
+    App,
+    /// Load `pay_info` itself, which covers a phone without the app.
+    Web,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MiniProgramTarget {
+    pub app_id: String,
+    pub page: Option<String>,
+}
+
+/// The options of `planAction` and `pay` that the core reads (the hooks are
+/// the edge's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub runtime: Option<Runtime>,
+    pub profile: Profile,
+    pub policy: UrlPolicy,
+    pub app_fallback: AppFallback,
+    pub mini_program: Option<MiniProgramTarget>,
+    /// Bridge-ready wait, in ms.
+    pub timeout_ms: u32,
+    /// After an `open_url`, go to `fallbackUrl` when the page is still
+    /// visible this long (opt-in).
+    pub fallback_after_ms: Option<u32>,
+    /// How long `confirm` may take before the payment reports
+    /// `confirm_failed`.
+    pub confirm_timeout_ms: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            runtime: None,
+            profile: Profile::default(),
+            policy: UrlPolicy::default(),
+            app_fallback: AppFallback::App,
+            mini_program: None,
+            timeout_ms: 10_000,
+            fallback_after_ms: None,
+            confirm_timeout_ms: 15_000,
+        }
+    }
+}
+
+fn bad(field: &str, why: &str) -> PayError {
+    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", why]))
+}
+
+/// A whole number of milliseconds from 1 to 600000.
+fn millis(v: &Json, field: &str) -> Result<u32> {
+    match v {
+        Json::Num(n) if n.fract() == 0.0 && *n >= 1.0 && *n <= 600_000.0 => Ok(*n as u32),
+        _ => Err(bad(
+            field,
+            "must be a whole number of milliseconds from 1 to 600000",
+        )),
+    }
+}
+
+impl Options {
+    /// Reads the options object; absent and `null` mean the defaults.
+    /// Members the core does not read (`onEvent`, `confirm`, `api`, ...) are
+    /// left to the edge.
+    pub fn from_json(v: Option<&Json>) -> Result<Options> {
+        let mut o = Options::default();
+        let v = match v {
+            None | Some(Json::Null) => return Ok(o),
+            Some(v) => v,
+        };
+        if v.as_obj().is_none() {
+            return Err(PayError::field(
+                Code::InvalidOptions,
+                "options",
+                cat(&["options must be an object, not ", v.kind()]),
+            ));
+        }
+        let given = |k: &str| v.get(k).filter(|x| !x.is_null());
+        if let Some(p) = given("profile") {
+            o.profile.merge(p, "profile")?;
+        }
+        if let Some(r) = given("runtime") {
+            o.runtime = Some(Runtime::from_json(r)?);
+        }
+        if let Some(h) = given("allowedHosts") {
+            let Json::Arr(items) = h else {
+                return Err(bad("allowedHosts", "must be an array of host names"));
+            };
+            let mut names = Vec::with_capacity(items.len());
+            for (i, it) in items.iter().enumerate() {
+                match it {
+                    Json::Str(s) => names.push(s.clone()),
+                    _ => {
+                        let mut f = String::from("allowedHosts[");
+                        crate::error::push_u64(&mut f, i as u64);
+                        f.push(']');
+                        return Err(bad(&f, "must be a string"));
+                    }
+                }
+            }
+            o.policy.allowed_hosts = Some(safe_url::parse_allowed_hosts(&names, "allowedHosts")?);
+        }
+        if let Some(b) = given("insecureLoopback") {
+            o.policy.insecure_loopback = matches!(b, Json::Bool(true));
+            if !matches!(b, Json::Bool(_)) {
+                return Err(bad("insecureLoopback", "must be true or false"));
+            }
+        }
+        if let Some(a) = given("appFallback") {
+            o.app_fallback = match a.as_str() {
+                Some("app") => AppFallback::App,
+                Some("web") => AppFallback::Web,
+                _ => return Err(bad("appFallback", "must be \"web\" or \"app\"")),
+            };
+        }
+        if let Some(m) = given("miniProgram") {
+            if m.as_obj().is_none() {
+                return Err(bad("miniProgram", "must be an object { appId, page? }"));
+            }
+            let app_id = match m.get("appId") {
+                Some(Json::Str(s))
+                    if !s.is_empty()
+                        && s.len() <= 64
+                        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+                {
+                    s.clone()
+                }
+                _ => {
+                    return Err(bad(
+                        "miniProgram.appId",
+                        "must be the mini-program's id (letters, digits and _, at most 64)",
+                    ))
+                }
+            };
+            let page = match m.get("page") {
+                None | Some(Json::Null) => None,
+                Some(Json::Str(s))
+                    if !s.is_empty() && s.len() <= 1024 && !s.chars().any(char::is_control) =>
+                {
+                    Some(s.clone())
+                }
+                _ => {
+                    return Err(bad(
+                        "miniProgram.page",
+                        "must be a page path of 1 to 1024 printable characters",
+                    ))
+                }
+            };
+            o.mini_program = Some(MiniProgramTarget { app_id, page });
+        }
+        if let Some(t) = given("timeoutMs") {
+            o.timeout_ms = millis(t, "timeoutMs")?;
+        }
+        if let Some(t) = given("fallbackAfterMs") {
+            o.fallback_after_ms = Some(millis(t, "fallbackAfterMs")?);
+        }
+        if let Some(t) = given("confirmTimeoutMs") {
+            o.confirm_timeout_ms = millis(t, "confirmTimeoutMs")?;
+        }
+        Ok(o)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    Bridge,
+    MiniProgram,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    OpenUrl { url: String, fallback_url: String },
+    Redirect { url: String },
+    OpenMiniProgram { url: String },
+    Wallet1TradePay { trade_no: String, via: Via },
+    Wallet2BridgePay { params: Vec<(&'static str, String)> },
+    Wallet2RequestPayment { params: Vec<(&'static str, String)> },
+}
+
+impl Action {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::OpenUrl { .. } => "open_url",
+            Action::Redirect { .. } => "redirect",
+            Action::OpenMiniProgram { .. } => "open_mini_program",
+            Action::Wallet1TradePay { .. } => "wallet1_trade_pay",
+            Action::Wallet2BridgePay { .. } => "wallet2_bridge_pay",
+            Action::Wallet2RequestPayment { .. } => "wallet2_request_payment",
+        }
+    }
+}
+
+/// An action with the channel it was planned for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub channel: Channel,
+    pub action: Action,
+}
+
+impl Plan {
+    /// The action as JavaScript sees it: `kind` first, then its fields, then
+    /// `channel`.
+    pub fn to_json(&self) -> Json {
+        let s = |v: &String| Json::Str(v.clone());
+        let params = |p: &Vec<(&'static str, String)>| {
+            Json::Obj(
+                p.iter()
+                    .map(|(k, v)| (k.to_string(), Json::Str(v.clone())))
+                    .collect(),
+            )
+        };
+        let mut m = vec![("kind", Json::str(self.action.kind()))];
+        match &self.action {
+            Action::OpenUrl { url, fallback_url } => {
+                m.push(("url", s(url)));
+                m.push(("fallbackUrl", s(fallback_url)));
+            }
+            Action::Redirect { url } | Action::OpenMiniProgram { url } => m.push(("url", s(url))),
+            Action::Wallet1TradePay { trade_no, via } => {
+                m.push(("tradeNO", s(trade_no)));
+                m.push((
+                    "via",
+                    Json::str(match via {
+                        Via::Bridge => "bridge",
+                        Via::MiniProgram => "mini_program",
+                    }),
+                ));
+            }
+            Action::Wallet2BridgePay { params: p }
+            | Action::Wallet2RequestPayment { params: p } => m.push(("params", params(p))),
+        }
+        m.push(("channel", Json::str(self.channel.name())));
+        Json::obj(m)
+    }
+}
+
+/// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
+pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
+    let mut u = cat(&[
+        &profile.wallet1.scheme,
+        "://platformapi/startapp?saId=",
+        SA_ID,
+        "&qrcode=",
+    ]);
+    u.extend(utf8_percent_encode(pay_info, COMPONENT));
+    u
+}
+
+/// `<scheme>://platformapi/startapp?appId=<appId>&page=<page>`.
+pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String {
+    let mut u = cat(&[
+        &profile.wallet1.scheme,
+        "://platformapi/startapp?appId=",
+        &target.app_id,
+    ]);
+    if let Some(page) = &target.page {
+        u.push_str("&page=");
+        u.extend(utf8_percent_encode(page, COMPONENT));
+    }
+    u
+}
+
+/// Plans the action for `payment` in `runtime`.
+pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan> {
+    let profile = &opts.profile;
+    let channel = profile.resolve_channel(&payment.pay_channel).ok_or_else(|| {
+        PayError::field(
+            Code::UnsupportedChannel,
+            "pay_channel",
+            cat(&[
+                "pay_channel ",
+                safe_url::clip(&payment.pay_channel),
+                " is not a channel this module knows (wallet1, wallet1_wap, wallet1_lite, wallet1_pub, wallet2_lite, wallet2_pub, cardnet, or an alias in profile.channelAliases)",
+            ]),
+        )
+    })?;
+    let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|s| s.url);
+    let action = match channel {
+        Channel::Wallet1 => {
+            let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
+            match opts.app_fallback {
+                AppFallback::Web => Action::Redirect { url: info },
+                AppFallback::App => Action::OpenUrl {
+                    url: scheme_url(profile, &info),
+                    fallback_url: info,
+                },
+            }
+        }
+        Channel::Wallet1Wap => {
+            let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
+            if opts.app_fallback == AppFallback::Web || runtime.host == Host::Wallet1 {
+                Action::Redirect { url: info }
+            } else {
+                Action::Redirect {
+                    url: scheme_url(profile, &info),
+                }
+            }
+        }
+        Channel::Wallet1Lite => {
+            let trade_no = payment.trade_no(channel)?;
+            if runtime.host == Host::Wallet1MiniProgram {
+                Action::Wallet1TradePay {
+                    trade_no,
+                    via: Via::MiniProgram,
+                }
+            } else if let Some(target) = &opts.mini_program {
+                Action::OpenMiniProgram {
+                    url: mini_program_url(profile, target),
+                }
+            } else {
+                return Err(PayError::field(
+                    Code::WrongRuntime,
+                    "miniProgram",
+                    cat(&[
+                        "wallet1_lite pays inside the wallet1 mini-program; this runtime is ",
+                        runtime.host.as_str(),
+                        ", so give options.miniProgram { appId, page } to open the mini-program",
+                    ]),
+                ));
+            }
+        }
+        Channel::Wallet1Pub => Action::Wallet1TradePay {
+            trade_no: payment.trade_no(channel)?,
+            via: Via::Bridge,
+        },
+        Channel::Wallet2Lite => Action::Wallet2RequestPayment {
+            params: payment.wallet2_params(channel, false)?,
+        },
+        Channel::Wallet2Pub => Action::Wallet2BridgePay {
+            params: payment.wallet2_params(channel, true)?,
+        },
+        Channel::Cardnet => Action::Redirect {
+            url: checked(payment.expend_pay_url(channel)?, "expend.pay_url")?,
+        },
+    };
+    Ok(Plan { channel, action })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rt(host: Host) -> Runtime {
+        Runtime { host, mobile: true }
+    }
+
+    #[test]
+    fn scheme_url_round_trips() {
+        let info = "https://pay.example/c?a=1&b=x%2By+z#f/?=%E4";
+        let u = scheme_url(&Profile::default(), info);
+        assert!(u.starts_with("wallet1://platformapi/startapp?saId=10000007&qrcode=https%3A%2F%2Fpay.example%2Fc%3Fa%3D1%26b%3Dx%252By%2Bz%23f%2F%3F%3D%25E4"), "{u}");
+        let q = &u[u.find("qrcode=").unwrap() + 7..];
+        assert_eq!(
+            percent_encoding::percent_decode_str(q)
+                .decode_utf8()
+                .unwrap(),
+            info
+        );
+    }
+
+    #[test]
+    fn wallet1_lite_needs_the_mini_program_outside() {
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"}}"#)
+            .unwrap();
+        let e = plan(&p, &Options::default(), rt(Host::Browser)).unwrap_err();
+        assert_eq!(e.code, Code::WrongRuntime);
+        let mut o = Options::default();
+        o.mini_program = Some(MiniProgramTarget {
+            app_id: "2021000".into(),
+            page: Some("pages/pay/index?order=1&x=y".into()),
+        });
+        let a = plan(&p, &o, rt(Host::Browser)).unwrap().action;
+        assert_eq!(
+            a,
+            Action::OpenMiniProgram {
+                url: "wallet1://platformapi/startapp?appId=2021000&page=pages%2Fpay%2Findex%3Forder%3D1%26x%3Dy".into()
+            }
+        );
+        let a = plan(&p, &o, rt(Host::Wallet1MiniProgram)).unwrap().action;
+        assert_eq!(
+            a,
+            Action::Wallet1TradePay {
+                trade_no: "T".into(),
+                via: Via::MiniProgram
+            }
+        );
+    }
+}

@@ -1,0 +1,269 @@
+//! Wallet results to the normalized `PayResult`.
+//!
+//! A client-side result is a hint: `verified` is false until the merchant's
+//! server confirms it. The wallet's own code is kept untouched in `code`.
+
+use crate::json::Json;
+use crate::profile::Profile;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Succeeded,
+    Pending,
+    Cancelled,
+    Failed,
+    Redirected,
+    Opened,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Succeeded => "succeeded",
+            Status::Pending => "pending",
+            Status::Cancelled => "cancelled",
+            Status::Failed => "failed",
+            Status::Redirected => "redirected",
+            Status::Opened => "opened",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Status> {
+        Some(match s {
+            "redirected" => Status::Redirected,
+            "opened" => Status::Opened,
+            _ => return Status::from_wallet_name(s),
+        })
+    }
+
+    /// The statuses a wallet's answer can map to.
+    pub fn from_wallet_name(s: &str) -> Option<Status> {
+        Some(match s {
+            "succeeded" => Status::Succeeded,
+            "pending" => Status::Pending,
+            "cancelled" => Status::Cancelled,
+            "failed" => Status::Failed,
+            _ => return None,
+        })
+    }
+
+    fn message(self) -> &'static str {
+        match self {
+            Status::Succeeded => {
+                "the wallet reported the payment as paid; confirm it on your server"
+            }
+            Status::Pending => {
+                "the wallet reported the payment as in progress; ask your server for its state"
+            }
+            Status::Cancelled => "the user cancelled the payment",
+            Status::Failed => "the wallet reported the payment as failed",
+            Status::Redirected => "the page is navigating to the payment page",
+            Status::Opened => "the wallet app was asked to open",
+        }
+    }
+}
+
+/// A normalized result (without `raw`, which the edge attaches: it is the
+/// wallet's own JavaScript value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PayResult {
+    pub status: Status,
+    pub channel: String,
+    pub verified: bool,
+    pub code: Option<String>,
+    pub message: String,
+}
+
+impl PayResult {
+    pub fn new(status: Status, channel: &str, code: Option<String>) -> PayResult {
+        PayResult {
+            status,
+            channel: channel.to_string(),
+            verified: false,
+            code,
+            message: status.message().to_string(),
+        }
+    }
+
+    pub fn to_json(&self) -> Json {
+        let mut m = vec![
+            ("status", Json::str(self.status.as_str())),
+            ("channel", Json::Str(self.channel.clone())),
+            ("verified", Json::Bool(self.verified)),
+        ];
+        if let Some(c) = &self.code {
+            m.push(("code", Json::Str(c.clone())));
+        }
+        m.push(("message", Json::Str(self.message.clone())));
+        Json::obj(m)
+    }
+}
+
+/// A code that may arrive as a string or as a whole number.
+fn code_text(v: Option<&Json>) -> Option<String> {
+    match v? {
+        Json::Str(s) => Some(s.clone()),
+        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 1e15 => {
+            Some(crate::error::u64_str(*n as u64))
+        }
+        _ => None,
+    }
+}
+
+/// wallet1's trade-pay callback (`{ resultCode }`), from the bridge or from
+/// the mini-program's `success` callback.
+pub fn wallet1_result(profile: &Profile, channel: &str, answer: &Json) -> PayResult {
+    let code = code_text(answer.get("resultCode"));
+    let status = match &code {
+        Some(c) => profile.wallet1_status(c),
+        None => Status::Failed,
+    };
+    PayResult::new(status, channel, code)
+}
+
+/// wallet1's mini-program `fail` callback: `{ error, errorMessage }`.
+pub fn wallet1_fail(channel: &str, answer: &Json) -> PayResult {
+    let code = code_text(answer.get("resultCode")).or_else(|| code_text(answer.get("error")));
+    let text = answer
+        .get("errorMessage")
+        .and_then(Json::as_str)
+        .unwrap_or("");
+    let status = if contains_cancel(text) {
+        Status::Cancelled
+    } else {
+        Status::Failed
+    };
+    PayResult::new(status, channel, code)
+}
+
+/// wallet2's bridge callback: `{ err_msg }`, ending in `:ok` or `:cancel`.
+pub fn wallet2_bridge_result(channel: &str, answer: &Json) -> PayResult {
+    let msg = answer.get("err_msg").and_then(Json::as_str);
+    let status = match msg {
+        Some(m) if m.ends_with(":ok") => Status::Succeeded,
+        Some(m) if m.ends_with(":cancel") => Status::Cancelled,
+        _ => Status::Failed,
+    };
+    PayResult::new(status, channel, msg.map(str::to_string))
+}
+
+/// Which callback of wallet2's mini-program `requestPayment` fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Callback {
+    Success,
+    Fail,
+    /// `complete` with no `success` or `fail` before it (older runtimes
+    /// report a cancel this way).
+    CompleteOnly,
+}
+
+/// wallet2's mini-program payment callbacks: `{ errMsg }`.
+pub fn wallet2_mini_result(channel: &str, which: Callback, answer: &Json) -> PayResult {
+    let msg = answer.get("errMsg").and_then(Json::as_str);
+    let text = msg.unwrap_or("");
+    let status = match which {
+        Callback::Success => Status::Succeeded,
+        Callback::Fail | Callback::CompleteOnly if contains_cancel(text) => Status::Cancelled,
+        Callback::CompleteOnly if text.ends_with(":ok") => Status::Succeeded,
+        _ => Status::Failed,
+    };
+    PayResult::new(status, channel, msg.map(str::to_string))
+}
+
+fn contains_cancel(s: &str) -> bool {
+    s.as_bytes()
+        .windows(6)
+        .any(|w| w.eq_ignore_ascii_case(b"cancel"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+    use crate::Code;
+
+    fn j(t: &str) -> Json {
+        parse(t, Code::InvalidResponse, "answer").unwrap()
+    }
+
+    #[test]
+    fn wallet1_codes_map_through_the_profile() {
+        let p = Profile::default();
+        for (code, st) in [
+            (r#""9000""#, Status::Succeeded),
+            (r#""8000""#, Status::Pending),
+            (r#""6004""#, Status::Pending),
+            (r#""6001""#, Status::Cancelled),
+            (r#""6002""#, Status::Failed),
+            (r#""4000""#, Status::Failed),
+            (r#""5000""#, Status::Failed),
+            ("9000", Status::Succeeded),
+        ] {
+            let r = wallet1_result(
+                &p,
+                "wallet1_pub",
+                &j(&["{\"resultCode\":", code, "}"].concat()),
+            );
+            assert_eq!(r.status, st, "{code}");
+            assert_eq!(r.code.as_deref(), Some(code.trim_matches('"')));
+            assert!(!r.verified);
+        }
+        assert_eq!(
+            wallet1_result(&p, "wallet1_pub", &j("{}")).status,
+            Status::Failed
+        );
+    }
+
+    #[test]
+    fn wallet2_err_msg() {
+        for (m, st) in [
+            ("brand_pay_request:ok", Status::Succeeded),
+            ("brand_pay_request:cancel", Status::Cancelled),
+            ("brand_pay_request:fail", Status::Failed),
+            ("ok", Status::Failed),
+        ] {
+            let r =
+                wallet2_bridge_result("wallet2_pub", &j(&["{\"err_msg\":\"", m, "\"}"].concat()));
+            assert_eq!((r.status, r.code.as_deref()), (st, Some(m)));
+        }
+    }
+
+    #[test]
+    fn mini_program_callbacks() {
+        let cancel = j(r#"{"errMsg":"requestPayment:fail cancel"}"#);
+        assert_eq!(
+            wallet2_mini_result("wallet2_lite", Callback::Fail, &cancel).status,
+            Status::Cancelled
+        );
+        assert_eq!(
+            wallet2_mini_result("wallet2_lite", Callback::CompleteOnly, &cancel).status,
+            Status::Cancelled
+        );
+        let fail = j(r#"{"errMsg":"requestPayment:fail (detail message)"}"#);
+        assert_eq!(
+            wallet2_mini_result("wallet2_lite", Callback::Fail, &fail).status,
+            Status::Failed
+        );
+        let ok = j(r#"{"errMsg":"requestPayment:ok"}"#);
+        assert_eq!(
+            wallet2_mini_result("wallet2_lite", Callback::Success, &ok).status,
+            Status::Succeeded
+        );
+        assert_eq!(
+            wallet1_fail(
+                "wallet1_lite",
+                &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)
+            )
+            .status,
+            Status::Cancelled
+        );
+        let f = wallet1_fail(
+            "wallet1_lite",
+            &j(r#"{"error":4000,"errorMessage":"system busy"}"#),
+        );
+        assert_eq!(
+            (f.status, f.code.as_deref()),
+            (Status::Failed, Some("4000"))
+        );
+    }
+}

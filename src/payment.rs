@@ -1,0 +1,422 @@
+//! The payment object as the service returns it, and what each channel needs
+//! from it.
+//!
+//! A payment arrives as an object or as JSON text. The module reads
+//! `pay_channel`, `pay_info` (a URL, an object, or JSON text of an object)
+//! and `expend.pay_url`; every other field is kept in `raw`.
+
+use crate::error::{cat, Code, PayError, Result};
+use crate::json::{self, Json};
+use crate::safe_url::clip;
+
+/// The channels of the service document (`cardnet` is this module's name for
+/// the card-network H5 channel, which the document leaves unnamed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    Wallet1,
+    Wallet1Wap,
+    Wallet1Lite,
+    Wallet1Pub,
+    Wallet2Lite,
+    Wallet2Pub,
+    Cardnet,
+}
+
+impl Channel {
+    pub const ALL: [Channel; 7] = [
+        Channel::Wallet1,
+        Channel::Wallet1Wap,
+        Channel::Wallet1Lite,
+        Channel::Wallet1Pub,
+        Channel::Wallet2Lite,
+        Channel::Wallet2Pub,
+        Channel::Cardnet,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Channel::Wallet1 => "wallet1",
+            Channel::Wallet1Wap => "wallet1_wap",
+            Channel::Wallet1Lite => "wallet1_lite",
+            Channel::Wallet1Pub => "wallet1_pub",
+            Channel::Wallet2Lite => "wallet2_lite",
+            Channel::Wallet2Pub => "wallet2_pub",
+            Channel::Cardnet => "cardnet",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Channel> {
+        Channel::ALL.into_iter().find(|c| c.name() == s)
+    }
+}
+
+/// `pay_info` as it arrived.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PayInfo {
+    Missing,
+    /// A string that is not JSON text of an object: a URL for the scan and
+    /// web channels.
+    Text(String),
+    /// An object, or JSON text of one.
+    Fields(Json),
+    /// Anything else (a number, an array, `true`).
+    Other(Json),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Payment {
+    pub pay_channel: String,
+    pub pay_info: PayInfo,
+    /// `expend.pay_url`, when present as a string.
+    pub pay_url: Option<String>,
+    /// The whole object as given, unknown fields included.
+    pub raw: Json,
+}
+
+/// The longest value the module accepts in a `pay_info` field.
+const MAX_FIELD: usize = 4096;
+
+fn invalid(field: &str, msg: String) -> PayError {
+    PayError::field(Code::InvalidPayment, field, msg)
+}
+
+impl Payment {
+    /// Decodes JSON text of a payment.
+    pub fn from_text(text: &str) -> Result<Payment> {
+        Payment::from_json(json::parse(text, Code::InvalidPayment, "payment")?)
+    }
+
+    /// Decodes a payment value. A string is read as JSON text of one.
+    pub fn from_json(v: Json) -> Result<Payment> {
+        if let Json::Str(t) = &v {
+            return Payment::from_text(t);
+        }
+        if v.as_obj().is_none() {
+            return Err(invalid(
+                "payment",
+                cat(&[
+                    "the payment must be an object or JSON text of one, not ",
+                    v.kind(),
+                ]),
+            ));
+        }
+        let pay_channel = match v.get("pay_channel") {
+            None | Some(Json::Null) => {
+                return Err(invalid("pay_channel", "pay_channel is missing".into()))
+            }
+            Some(Json::Str(s)) if s.is_empty() => {
+                return Err(invalid("pay_channel", "pay_channel is empty".into()))
+            }
+            Some(Json::Str(s)) if s.len() > 64 => {
+                return Err(invalid(
+                    "pay_channel",
+                    "pay_channel is longer than 64 characters".into(),
+                ))
+            }
+            Some(Json::Str(s)) => s.clone(),
+            Some(other) => {
+                return Err(invalid(
+                    "pay_channel",
+                    cat(&["pay_channel must be a string, not ", other.kind()]),
+                ))
+            }
+        };
+        let pay_info = match v.get("pay_info") {
+            None | Some(Json::Null) => PayInfo::Missing,
+            Some(Json::Str(s)) if s.trim_start().starts_with('{') => {
+                let inner = json::parse(s, Code::InvalidPayment, "pay_info")?;
+                PayInfo::Fields(inner)
+            }
+            Some(Json::Str(s)) => PayInfo::Text(s.clone()),
+            Some(o @ Json::Obj(_)) => PayInfo::Fields(o.clone()),
+            Some(other) => PayInfo::Other(other.clone()),
+        };
+        let pay_url = match v.get("expend") {
+            None | Some(Json::Null) => None,
+            Some(e @ Json::Obj(_)) => match e.get("pay_url") {
+                None | Some(Json::Null) => None,
+                Some(Json::Str(s)) => Some(s.clone()),
+                Some(other) => {
+                    return Err(invalid(
+                        "expend.pay_url",
+                        cat(&["expend.pay_url must be a string, not ", other.kind()]),
+                    ))
+                }
+            },
+            Some(other) => {
+                return Err(invalid(
+                    "expend",
+                    cat(&["expend must be an object, not ", other.kind()]),
+                ))
+            }
+        };
+        Ok(Payment {
+            pay_channel,
+            pay_info,
+            pay_url,
+            raw: v,
+        })
+    }
+
+    /// `pay_info` as a URL string, for the channels that need one.
+    pub fn pay_info_url(&self, channel: Channel) -> Result<&str> {
+        match &self.pay_info {
+            PayInfo::Text(s) => Ok(s),
+            PayInfo::Missing => Err(invalid(
+                "pay_info",
+                cat(&[
+                    "pay_info is missing (",
+                    channel.name(),
+                    " needs pay_info as an https URL)",
+                ]),
+            )),
+            PayInfo::Fields(_) => Err(invalid(
+                "pay_info",
+                cat(&[
+                    "pay_info is an object, but ",
+                    channel.name(),
+                    " needs pay_info as an https URL",
+                ]),
+            )),
+            PayInfo::Other(v) => Err(invalid(
+                "pay_info",
+                cat(&[
+                    "pay_info must be an https URL for ",
+                    channel.name(),
+                    ", not ",
+                    v.kind(),
+                ]),
+            )),
+        }
+    }
+
+    /// `expend.pay_url`, for the card network.
+    pub fn expend_pay_url(&self, channel: Channel) -> Result<&str> {
+        self.pay_url.as_deref().ok_or_else(|| {
+            invalid(
+                "expend.pay_url",
+                cat(&[
+                    "expend.pay_url is missing (",
+                    channel.name(),
+                    " needs the payment link in expend.pay_url)",
+                ]),
+            )
+        })
+    }
+
+    fn fields(&self, channel: Channel, needs: &str) -> Result<&Json> {
+        match &self.pay_info {
+            PayInfo::Fields(f) => Ok(f),
+            PayInfo::Missing => Err(invalid(
+                "pay_info",
+                cat(&[
+                    "pay_info is missing (",
+                    channel.name(),
+                    " needs ",
+                    needs,
+                    ")",
+                ]),
+            )),
+            PayInfo::Text(_) => Err(invalid(
+                "pay_info",
+                cat(&[
+                    "pay_info is a string that is not JSON text of an object (",
+                    channel.name(),
+                    " needs ",
+                    needs,
+                    ")",
+                ]),
+            )),
+            PayInfo::Other(v) => Err(invalid(
+                "pay_info",
+                cat(&[
+                    "pay_info must be an object for ",
+                    channel.name(),
+                    ", not ",
+                    v.kind(),
+                ]),
+            )),
+        }
+    }
+
+    /// `pay_info.tradeNO` (or `tradeNo`) for wallet1_lite and wallet1_pub.
+    pub fn trade_no(&self, channel: Channel) -> Result<String> {
+        let f = self.fields(channel, "pay_info.tradeNO")?;
+        let (name, v) = match (f.get("tradeNO"), f.get("tradeNo")) {
+            (Some(v), _) if !v.is_null() => ("pay_info.tradeNO", v),
+            (_, Some(v)) if !v.is_null() => ("pay_info.tradeNo", v),
+            _ => {
+                return Err(invalid(
+                    "pay_info.tradeNO",
+                    cat(&[
+                        "pay_info.tradeNO is missing (",
+                        channel.name(),
+                        " needs the trade number in pay_info.tradeNO)",
+                    ]),
+                ))
+            }
+        };
+        field_text(v, name, channel, "the trade number")
+    }
+
+    /// The signed parameters of a wallet2 payment, in the order of the
+    /// service document; `appId` first for the official-account form.
+    pub fn wallet2_params(
+        &self,
+        channel: Channel,
+        with_app_id: bool,
+    ) -> Result<Vec<(&'static str, String)>> {
+        let all: &[&'static str] = if with_app_id {
+            &[
+                "appId",
+                "timeStamp",
+                "nonceStr",
+                "package",
+                "signType",
+                "paySign",
+            ]
+        } else {
+            &["timeStamp", "nonceStr", "package", "signType", "paySign"]
+        };
+        let needs = if with_app_id {
+            "appId, timeStamp, nonceStr, package, signType, paySign"
+        } else {
+            "timeStamp, nonceStr, package, signType, paySign"
+        };
+        let f = self.fields(channel, needs)?;
+        let mut out = Vec::with_capacity(all.len());
+        for &key in all {
+            let path = cat(&["pay_info.", key]);
+            let v = match f.get(key) {
+                Some(v) if !v.is_null() => v,
+                _ => {
+                    return Err(invalid(
+                        &path,
+                        cat(&[
+                            &path,
+                            " is missing (",
+                            channel.name(),
+                            " needs ",
+                            needs,
+                            ")",
+                        ]),
+                    ))
+                }
+            };
+            out.push((key, field_text(v, &path, channel, key)?));
+        }
+        Ok(out)
+    }
+}
+
+/// A `pay_info` member as text: a non-empty string of printable characters,
+/// or a whole number (a `timeStamp` sent as a number is written in decimal).
+fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<String> {
+    let s = match v {
+        Json::Str(s) => s.clone(),
+        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 9.007_199_254_740_992e15 => {
+            crate::error::u64_str(*n as u64)
+        }
+        other => {
+            return Err(invalid(
+                path,
+                cat(&[path, " must be a string, not ", other.kind()]),
+            ))
+        }
+    };
+    if s.is_empty() {
+        return Err(invalid(
+            path,
+            cat(&[path, " is empty (", channel.name(), " needs ", what, ")"]),
+        ));
+    }
+    if s.len() > MAX_FIELD {
+        return Err(invalid(
+            path,
+            cat(&[path, " is longer than 4096 characters"]),
+        ));
+    }
+    if s.chars().any(char::is_control) {
+        return Err(invalid(
+            path,
+            cat(&[path, " contains a control character: ", clip(&s)]),
+        ));
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_every_pay_info_form() {
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example/x","id":"ch_1","extra":{"a":1}}"#).unwrap();
+        assert_eq!(p.pay_info, PayInfo::Text("https://pay.example/x".into()));
+        assert_eq!(p.raw.get("id"), Some(&Json::str("ch_1")));
+        let p = Payment::from_text(
+            r#"{"pay_channel":"wallet1_pub","pay_info":"{\"tradeNo\":\"T1\"}"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.trade_no(Channel::Wallet1Pub).unwrap(), "T1");
+        let p = Payment::from_text(r#"{"pay_channel":"wallet2_lite","pay_info":{"timeStamp":1700000000,"nonceStr":"n","package":"prepay_id=1","signType":"RSA","paySign":"s"}}"#).unwrap();
+        let params = p.wallet2_params(Channel::Wallet2Lite, false).unwrap();
+        assert_eq!(params[0], ("timeStamp", "1700000000".to_string()));
+        let p = Payment::from_text(
+            r#"{"pay_channel":"cardnet","expend":{"pay_url":"https://c.example/p"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            p.expend_pay_url(Channel::Cardnet).unwrap(),
+            "https://c.example/p"
+        );
+    }
+
+    #[test]
+    fn names_the_field_at_fault() {
+        let cases: &[(&str, &str)] = &[
+            ("null", "payment"),
+            ("[]", "payment"),
+            ("5", "payment"),
+            ("{}", "pay_channel"),
+            (r#"{"pay_channel":7}"#, "pay_channel"),
+            (r#"{"pay_channel":""}"#, "pay_channel"),
+            (r#"{"pay_channel":"wallet1","expend":"x"}"#, "expend"),
+            (
+                r#"{"pay_channel":"cardnet","expend":{"pay_url":1}}"#,
+                "expend.pay_url",
+            ),
+            (r#"{"pay_channel":"wallet1","pay_info":"{bad"}"#, "pay_info"),
+            ("{bad", "payment"),
+        ];
+        for (t, field) in cases {
+            let e = Payment::from_text(t).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                (Code::InvalidPayment, Some(*field)),
+                "{t}"
+            );
+        }
+        let p = Payment::from_text(r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":"1","nonceStr":"n","package":"p","signType":"RSA"}}"#).unwrap();
+        let e = p.wallet2_params(Channel::Wallet2Pub, true).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("pay_info.paySign"));
+        assert_eq!(e.message, "pay_info.paySign is missing (wallet2_pub needs appId, timeStamp, nonceStr, package, signType, paySign)");
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":""}}"#)
+            .unwrap();
+        assert_eq!(
+            p.trade_no(Channel::Wallet1Pub)
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("pay_info.tradeNO")
+        );
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1","pay_info":{"x":1}}"#).unwrap();
+        assert_eq!(
+            p.pay_info_url(Channel::Wallet1)
+                .unwrap_err()
+                .field
+                .as_deref(),
+            Some("pay_info")
+        );
+    }
+}

@@ -1,0 +1,213 @@
+//! Where the module runs: a plain browser, inside a wallet's web view, or in
+//! a wallet's mini-program; and whether on a phone.
+
+use crate::error::{cat, Code, PayError, Result};
+use crate::json::Json;
+use crate::profile::Profile;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Host {
+    Browser,
+    Wallet1,
+    Wallet2,
+    Wallet1MiniProgram,
+    Wallet2MiniProgram,
+}
+
+impl Host {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Host::Browser => "browser",
+            Host::Wallet1 => "wallet1",
+            Host::Wallet2 => "wallet2",
+            Host::Wallet1MiniProgram => "wallet1_mini_program",
+            Host::Wallet2MiniProgram => "wallet2_mini_program",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Host> {
+        Some(match s {
+            "browser" => Host::Browser,
+            "wallet1" => Host::Wallet1,
+            "wallet2" => Host::Wallet2,
+            "wallet1_mini_program" => Host::Wallet1MiniProgram,
+            "wallet2_mini_program" => Host::Wallet2MiniProgram,
+            _ => return None,
+        })
+    }
+
+    pub fn is_mini_program(self) -> bool {
+        matches!(self, Host::Wallet1MiniProgram | Host::Wallet2MiniProgram)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Runtime {
+    pub host: Host,
+    pub mobile: bool,
+}
+
+/// What the edge observed about its environment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Probe {
+    pub user_agent: String,
+    /// A `document` global exists (a page, not a mini-program's logic layer).
+    pub has_document: bool,
+    /// The wallet1 / wallet2 mini-program API globals of the profile exist.
+    pub wallet1_global: bool,
+    pub wallet2_global: bool,
+}
+
+/// Reads the host from the probe: a mini-program API global with no
+/// `document` is a mini-program; otherwise the wallets' user-agent tokens
+/// decide.
+pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
+    let ua = probe.user_agent.as_str();
+    let host = if !probe.has_document && probe.wallet1_global {
+        Host::Wallet1MiniProgram
+    } else if !probe.has_document && probe.wallet2_global {
+        Host::Wallet2MiniProgram
+    } else if contains_token(ua, &profile.wallet2.ua_token) {
+        Host::Wallet2
+    } else if contains_token(ua, &profile.wallet1.ua_token) {
+        Host::Wallet1
+    } else {
+        Host::Browser
+    };
+    let mobile =
+        host.is_mini_program() || profile.mobile_tokens.iter().any(|t| contains_token(ua, t));
+    Runtime { host, mobile }
+}
+
+/// `token` appears in the user agent as a word of its own (case-insensitive):
+/// not preceded or followed by a letter or digit.
+fn contains_token(ua: &str, token: &str) -> bool {
+    let (u, t) = (ua.as_bytes(), token.as_bytes());
+    if t.is_empty() || t.len() > u.len() {
+        return false;
+    }
+    (0..=u.len() - t.len()).any(|i| {
+        u[i..i + t.len()].eq_ignore_ascii_case(t)
+            && (i == 0 || !u[i - 1].is_ascii_alphanumeric())
+            && u.get(i + t.len())
+                .is_none_or(|c| !c.is_ascii_alphanumeric())
+    })
+}
+
+impl Runtime {
+    /// `options.runtime`: `{ host, mobile? }`.
+    pub fn from_json(v: &Json) -> Result<Runtime> {
+        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, cat(&[f, " ", m]));
+        if v.as_obj().is_none() {
+            return Err(bad(
+                "runtime",
+                &cat(&["must be an object { host, mobile }, not ", v.kind()]),
+            ));
+        }
+        let host = match v.get("host") {
+            Some(Json::Str(s)) => Host::from_name(s).ok_or_else(|| bad("runtime.host", "must be browser, wallet1, wallet2, wallet1_mini_program or wallet2_mini_program"))?,
+            _ => return Err(bad("runtime.host", "must be a string naming the host")),
+        };
+        let mobile = match v.get("mobile") {
+            None | Some(Json::Null) => host.is_mini_program(),
+            Some(Json::Bool(b)) => *b,
+            Some(_) => return Err(bad("runtime.mobile", "must be true or false")),
+        };
+        Ok(Runtime { host, mobile })
+    }
+
+    pub fn to_json(self) -> Json {
+        Json::obj(vec![
+            ("host", Json::str(self.host.as_str())),
+            ("mobile", Json::Bool(self.mobile)),
+        ])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ua(s: &str) -> Runtime {
+        detect(
+            &Probe {
+                user_agent: s.into(),
+                has_document: true,
+                ..Probe::default()
+            },
+            &Profile::default(),
+        )
+    }
+
+    #[test]
+    fn user_agents() {
+        let phone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+        assert_eq!(
+            ua(phone),
+            Runtime {
+                host: Host::Browser,
+                mobile: true
+            }
+        );
+        assert_eq!(
+            ua(&[phone, " Wallet2Client/8.0.40"].concat()).host,
+            Host::Wallet2
+        );
+        assert_eq!(
+            ua(&[phone, " Wallet1Client/10.5"].concat()).host,
+            Host::Wallet1
+        );
+        assert_eq!(
+            ua("Mozilla/5.0 (X11; Linux x86_64) Chrome/120"),
+            Runtime {
+                host: Host::Browser,
+                mobile: false
+            }
+        );
+        assert_eq!(ua("Mozilla/5.0 NotWallet1Clientx").host, Host::Browser);
+        assert!(ua("Mozilla/5.0 (Linux; Android 14)").mobile);
+    }
+
+    #[test]
+    fn mini_program_globals() {
+        let p = Profile::default();
+        let mp = |w1, w2, doc| {
+            detect(
+                &Probe {
+                    user_agent: String::new(),
+                    has_document: doc,
+                    wallet1_global: w1,
+                    wallet2_global: w2,
+                },
+                &p,
+            )
+        };
+        assert_eq!(
+            mp(true, false, false),
+            Runtime {
+                host: Host::Wallet1MiniProgram,
+                mobile: true
+            }
+        );
+        assert_eq!(mp(false, true, false).host, Host::Wallet2MiniProgram);
+        assert_eq!(mp(false, true, true).host, Host::Browser);
+    }
+
+    #[test]
+    fn runtime_option() {
+        let j =
+            crate::json::parse(r#"{"host":"wallet2"}"#, Code::InvalidOptions, "runtime").unwrap();
+        assert_eq!(
+            Runtime::from_json(&j).unwrap(),
+            Runtime {
+                host: Host::Wallet2,
+                mobile: false
+            }
+        );
+        let j = crate::json::parse(r#"{"host":"tv"}"#, Code::InvalidOptions, "runtime").unwrap();
+        assert_eq!(
+            Runtime::from_json(&j).unwrap_err().field.as_deref(),
+            Some("runtime.host")
+        );
+    }
+}

@@ -1,0 +1,401 @@
+//! The strict check every URL passes before the module opens it.
+//!
+//! Accepted: an absolute `https` URL with a plain host (ASCII letters,
+//! digits, hyphens and dots, or a dotted-decimal IPv4 address), an optional
+//! port, no user info, and a path, query and fragment made of printable
+//! ASCII with well-formed percent escapes. Refused: any other scheme
+//! (`javascript:`, `data:`, `http:` outside the loopback opt-in),
+//! scheme-relative `//host`, backslashes, whitespace and control characters
+//! anywhere, raw non-ASCII (hosts with odd Unicode), `@` in the authority,
+//! empty or trailing-dot labels, IPv4 in odd notations, and hosts outside
+//! `allowedHosts`.
+//!
+//! The checker is hand-written rather than built on `url::Url`, whose IDNA
+//! tables would multiply the size of the wasm build; the host tests compare
+//! it with `url::Url` as an oracle.
+
+use crate::error::{cat, Code, PayError, Result};
+
+/// The longest URL the module opens.
+pub const MAX_URL: usize = 8192;
+
+/// One entry of `allowedHosts`: an exact host or `*.suffix`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostRule {
+    Exact(String),
+    /// Any host that ends in `.suffix` (not the suffix itself).
+    Suffix(String),
+}
+
+/// What a URL must satisfy beyond being a plain https URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlPolicy {
+    /// `None`: any host. `Some(rules)`: the host must match one rule.
+    pub allowed_hosts: Option<Vec<HostRule>>,
+    /// Accept `http://127.0.0.1[:port]` and `http://localhost[:port]` too
+    /// (the local sandbox; off unless asked for).
+    pub insecure_loopback: bool,
+}
+
+/// A URL that passed the check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SafeUrl {
+    /// The URL exactly as given (it is opened as given).
+    pub url: String,
+    /// The host, lowercased.
+    pub host: String,
+}
+
+impl HostRule {
+    /// Parses one `allowedHosts` entry; `None` when it is not a plain host
+    /// or `*.` followed by one.
+    pub fn parse(s: &str) -> Option<HostRule> {
+        let lower = s.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("*.") {
+            if is_reg_name(rest) {
+                return Some(HostRule::Suffix(rest.to_string()));
+            }
+            return None;
+        }
+        if plain_host(&lower) {
+            Some(HostRule::Exact(lower))
+        } else {
+            None
+        }
+    }
+
+    pub fn matches(&self, host: &str) -> bool {
+        match self {
+            HostRule::Exact(h) => h == host,
+            HostRule::Suffix(s) => {
+                host.len() > s.len() + 1
+                    && host.ends_with(s.as_str())
+                    && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+            }
+        }
+    }
+}
+
+fn unsafe_url(field: &str, why: &str) -> PayError {
+    PayError::field(
+        Code::UnsafeUrl,
+        field,
+        cat(&[field, " is not a safe URL to open: ", why]),
+    )
+}
+
+/// Checks `url` (the value of input `field`) against the strict rules and
+/// `policy`.
+pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
+    let host = check_shape(url, policy.insecure_loopback).map_err(|why| unsafe_url(field, why))?;
+    if let Some(rules) = &policy.allowed_hosts {
+        if !rules.iter().any(|r| r.matches(&host)) {
+            return Err(PayError::field(
+                Code::UnsafeUrl,
+                field,
+                cat(&[
+                    field,
+                    " points at host ",
+                    &host,
+                    ", which is not in allowedHosts",
+                ]),
+            ));
+        }
+    }
+    Ok(SafeUrl {
+        url: url.to_string(),
+        host,
+    })
+}
+
+/// The shape check alone; returns the lowercased host or why it failed.
+pub fn check_shape(
+    url: &str,
+    insecure_loopback: bool,
+) -> core::result::Result<String, &'static str> {
+    if url.is_empty() {
+        return Err("it is empty");
+    }
+    if url.len() > MAX_URL {
+        return Err("it is longer than 8192 characters");
+    }
+    for &b in url.as_bytes() {
+        if b <= b' ' || b == 0x7f {
+            return Err("it contains whitespace or a control character");
+        }
+        if b >= 0x80 {
+            return Err("it contains raw non-ASCII characters (percent-encode them)");
+        }
+        if b == b'\\' {
+            return Err("it contains a backslash");
+        }
+        if matches!(b, b'"' | b'<' | b'>' | b'`') {
+            return Err("it contains a quote or angle bracket");
+        }
+    }
+    let (rest, http) = if let Some(r) = strip_prefix_ci(url, "https://") {
+        (r, false)
+    } else if let Some(r) = strip_prefix_ci(url, "http://") {
+        (r, true)
+    } else if url.starts_with("//") {
+        return Err("it is scheme-relative; an absolute https URL is needed");
+    } else {
+        return Err("it is not an https URL");
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at(end);
+    if authority.contains('@') {
+        return Err("it carries user info (an @ before the host)");
+    }
+    let (host, port) = match authority.rfind(':') {
+        Some(i) => (&authority[..i], Some(&authority[i + 1..])),
+        None => (authority, None),
+    };
+    if let Some(p) = port {
+        if p.is_empty()
+            || p.len() > 5
+            || !p.bytes().all(|b| b.is_ascii_digit())
+            || p.starts_with('0')
+        {
+            return Err("its port is not a number from 1 to 65535");
+        }
+        let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
+        if n > 65535 {
+            return Err("its port is not a number from 1 to 65535");
+        }
+    }
+    let host = host.to_ascii_lowercase();
+    if !plain_host(&host) {
+        return Err("its host is not a plain host name or IPv4 address");
+    }
+    if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
+        return Err("it is http, not https");
+    }
+    check_tail(tail)?;
+    Ok(host)
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    if s.len() >= prefix.len()
+        && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    {
+        Some(&s[prefix.len()..])
+    } else {
+        None
+    }
+}
+
+/// A lowercase host: a registered name or a canonical dotted-decimal IPv4.
+fn plain_host(h: &str) -> bool {
+    if h.is_empty() || h.len() > 253 {
+        return false;
+    }
+    // WHATWG URL parsing reads a host whose last label is numeric (or hex)
+    // as an IPv4 address in any of several notations; only the canonical
+    // dotted-decimal form is accepted, so that the host checked is the host
+    // the browser connects to.
+    let last = h.rsplit('.').next().unwrap_or("");
+    let numeric_last =
+        !last.is_empty() && (last.bytes().all(|b| b.is_ascii_digit()) || last.starts_with("0x"));
+    if numeric_last {
+        return is_ipv4(h);
+    }
+    is_reg_name(h)
+}
+
+fn is_reg_name(h: &str) -> bool {
+    if h.is_empty() || h.len() > 253 {
+        return false;
+    }
+    h.split('.').all(|label| {
+        let b = label.as_bytes();
+        !b.is_empty()
+            && b.len() <= 63
+            && b[0] != b'-'
+            && b[b.len() - 1] != b'-'
+            && b.iter()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+    })
+}
+
+fn is_ipv4(h: &str) -> bool {
+    let mut n = 0;
+    for part in h.split('.') {
+        n += 1;
+        let b = part.as_bytes();
+        if n > 4
+            || b.is_empty()
+            || b.len() > 3
+            || !b.iter().all(u8::is_ascii_digit)
+            || (b.len() > 1 && b[0] == b'0')
+        {
+            return false;
+        }
+        let v: u32 = b.iter().fold(0, |v, c| v * 10 + (c - b'0') as u32);
+        if v > 255 {
+            return false;
+        }
+    }
+    n == 4
+}
+
+/// Path, query and fragment: printable ASCII (already checked) with
+/// well-formed percent escapes.
+fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
+    let b = tail.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+            {
+                return Err("it has a broken percent escape");
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Parses `allowedHosts` (already known to be a list of strings).
+pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
+    let mut rules = Vec::with_capacity(items.len());
+    for (i, s) in items.iter().enumerate() {
+        match HostRule::parse(s) {
+            Some(r) => rules.push(r),
+            None => {
+                let mut f = String::from(field);
+                f.push('[');
+                crate::error::push_u64(&mut f, i as u64);
+                f.push(']');
+                let msg = cat(&[&f, " is not a host name or *.suffix: ", clip(s)]);
+                return Err(PayError::field(Code::InvalidOptions, &f, msg));
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The first 80 bytes of an input, cut on a character boundary, for quoting
+/// it in a message.
+pub fn clip(s: &str) -> &str {
+    if s.len() <= 80 {
+        return s;
+    }
+    let mut end = 80;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(u: &str) -> bool {
+        check(u, &UrlPolicy::default(), "url").is_ok()
+    }
+
+    #[test]
+    fn accepts_plain_https() {
+        for u in [
+            "https://pay.example.com",
+            "https://pay.example.com/",
+            "HTTPS://Pay.Example.com/a/b?x=1&y=%E4%B8%AD#frag",
+            "https://pay.example.com:8443/cashier?token=a+b=c&d=%2F",
+            "https://1.2.3.4/x",
+            "https://xn--fiqs8s.example/x",
+            "https://a-b.c/?q={x}|^",
+        ] {
+            assert!(ok(u), "{u}");
+        }
+        assert_eq!(
+            check("HTTPS://Pay.Example.com/", &UrlPolicy::default(), "u")
+                .unwrap()
+                .host,
+            "pay.example.com"
+        );
+    }
+
+    #[test]
+    fn refuses_tricks() {
+        for u in [
+            "javascript:alert(1)",
+            "JavaScript:alert(1)",
+            "data:text/html,hi",
+            "http://pay.example.com/",
+            "//pay.example.com/",
+            "https://good.example@evil.example/",
+            "https://good.example:x@evil.example/",
+            "https:\\\\evil.example",
+            "https://evil.example\\@good.example/",
+            "https:/evil.example",
+            "https:///evil.example",
+            " https://pay.example.com/",
+            "https://pay.example.com/\n",
+            "https://pay.example.com/a b",
+            "https://pay\u{0430}.example/",
+            "https://pay.example.com/\u{4e2d}",
+            "https://pay.example.com./",
+            "https://.example.com/",
+            "https://-a.example/",
+            "https://0x7f.1/",
+            "https://127.1/",
+            "https://1.2.3.256/",
+            "https://01.2.3.4/",
+            "https://example.123/",
+            "https://[::1]/",
+            "https://pay.example.com:0/",
+            "https://pay.example.com:/",
+            "https://pay.example.com:65536/",
+            "https://pay.example.com/%zz",
+            "https://pay.example.com/%4",
+            "https://pay.example.com/\"onload=",
+            "https://pay.example.com/<script>",
+            "https://pay%2eexample.com/",
+            "https://",
+            "",
+        ] {
+            let e = check(u, &UrlPolicy::default(), "pay_info");
+            assert_eq!(e.map_err(|e| e.code), Err(Code::UnsafeUrl), "{u:?}");
+        }
+    }
+
+    #[test]
+    fn allowed_hosts() {
+        let rules = parse_allowed_hosts(
+            &["pay.example.com".into(), "*.cashier.example".into()],
+            "allowedHosts",
+        )
+        .unwrap();
+        let p = UrlPolicy {
+            allowed_hosts: Some(rules),
+            insecure_loopback: false,
+        };
+        assert!(check("https://pay.example.com/x", &p, "u").is_ok());
+        assert!(check("https://a.cashier.example/x", &p, "u").is_ok());
+        assert!(check("https://a.b.cashier.example/x", &p, "u").is_ok());
+        assert!(check("https://cashier.example/x", &p, "u").is_err());
+        assert!(check("https://evilcashier.example/x", &p, "u").is_err());
+        assert!(check("https://pay.example.com.evil/x", &p, "u").is_err());
+        let e = parse_allowed_hosts(&["ok.example".into(), "bad host".into()], "allowedHosts")
+            .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("allowedHosts[1]"));
+        assert_eq!(e.code, Code::InvalidOptions);
+    }
+
+    #[test]
+    fn loopback_only_when_asked() {
+        let p = UrlPolicy {
+            allowed_hosts: None,
+            insecure_loopback: true,
+        };
+        assert!(check("http://127.0.0.1:8080/cashier", &p, "u").is_ok());
+        assert!(check("http://localhost:8080/cashier", &p, "u").is_ok());
+        assert!(check("http://evil.example/", &p, "u").is_err());
+        assert!(check("http://127.0.0.1:8080/", &UrlPolicy::default(), "u").is_err());
+    }
+}

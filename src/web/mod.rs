@@ -1,0 +1,1 @@
+//! The wasm32 edge: exports, JS value conversion, bridges, timers, navigation.
