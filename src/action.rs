@@ -393,11 +393,13 @@ mod tests {
             .unwrap();
         let e = plan(&p, &Options::default(), rt(Host::Browser)).unwrap_err();
         assert_eq!(e.code, Code::WrongRuntime);
-        let mut o = Options::default();
-        o.mini_program = Some(MiniProgramTarget {
-            app_id: "2021000".into(),
-            page: Some("pages/pay/index?order=1&x=y".into()),
-        });
+        let o = Options {
+            mini_program: Some(MiniProgramTarget {
+                app_id: "2021000".into(),
+                page: Some("pages/pay/index?order=1&x=y".into()),
+            }),
+            ..Options::default()
+        };
         let a = plan(&p, &o, rt(Host::Browser)).unwrap().action;
         assert_eq!(
             a,
