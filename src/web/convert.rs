@@ -1,0 +1,121 @@
+//! JavaScript values to and from the core's [`Json`].
+//!
+//! Reading walks the value the way `JSON.stringify` would (own enumerable
+//! string keys; `undefined` and functions left out) with limits on depth,
+//! size and string length, so a hostile value (a cycle, a getter that
+//! throws, a huge string) becomes a `PayError`, not a hang or a trap.
+
+use crate::error::{cat, Code, PayError};
+use crate::json::{Json, MAX_DEPTH};
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The most values one input may hold.
+const MAX_NODES: usize = 20_000;
+/// The longest string one input may hold (UTF-16 units).
+const MAX_STRING: u32 = 1 << 20;
+
+struct Walk {
+    nodes: usize,
+}
+
+/// Reads `v` as a [`Json`]; `code` and `what` name the input in errors.
+pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
+    let mut w = Walk { nodes: 0 };
+    w.value(v, 0).map_err(|why| PayError::field(code, what, cat(&[what, " ", why])))
+}
+
+/// Like [`from_js`], with `undefined` read as `None`.
+pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, PayError> {
+    if v.is_undefined() {
+        Ok(None)
+    } else {
+        from_js(v, code, what).map(Some)
+    }
+}
+
+impl Walk {
+    fn value(&mut self, v: &JsValue, depth: usize) -> Result<Json, &'static str> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err("holds more than 20000 values");
+        }
+        if depth > MAX_DEPTH {
+            return Err("is nested deeper than 64 levels (or refers to itself)");
+        }
+        if v.is_null() || v.is_undefined() {
+            return Ok(Json::Null);
+        }
+        if let Some(b) = v.as_bool() {
+            return Ok(Json::Bool(b));
+        }
+        if let Some(n) = v.as_f64() {
+            return Ok(if n.is_finite() { Json::Num(n) } else { Json::Null });
+        }
+        if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
+            if s.length() > MAX_STRING {
+                return Err("holds a string longer than 1 MiB");
+            }
+            return Ok(Json::Str(String::from(s)));
+        }
+        if Array::is_array(v) {
+            let a: &Array = v.unchecked_ref();
+            if a.length() as usize > MAX_NODES {
+                return Err("holds more than 20000 values");
+            }
+            let mut out = Vec::with_capacity(a.length() as usize);
+            for i in 0..a.length() {
+                let item = Reflect::get_u32(a, i).map_err(|_| "has an element that cannot be read")?;
+                out.push(if item.is_function() { Json::Null } else { self.value(&item, depth + 1)? });
+            }
+            return Ok(Json::Arr(out));
+        }
+        if v.is_object() {
+            let keys = Object::keys(v.unchecked_ref::<Object>());
+            let mut out = Vec::with_capacity(keys.length() as usize);
+            for k in keys.iter() {
+                let item = Reflect::get(v, &k).map_err(|_| "has a member that cannot be read")?;
+                if item.is_undefined() || item.is_function() || item.is_symbol() {
+                    continue;
+                }
+                let name: String = k.as_string().unwrap_or_default();
+                out.push((name, self.value(&item, depth + 1)?));
+            }
+            return Ok(Json::Obj(out));
+        }
+        if v.is_function() || v.is_symbol() {
+            return Ok(Json::Null);
+        }
+        Err("holds a value JSON cannot carry (a BigInt?)")
+    }
+}
+
+/// Builds the JavaScript value of `j` (plain objects and arrays).
+pub fn to_js(j: &Json) -> JsValue {
+    match j {
+        Json::Null => JsValue::NULL,
+        Json::Bool(b) => JsValue::from_bool(*b),
+        Json::Num(n) => JsValue::from_f64(*n),
+        Json::Str(s) => JsValue::from_str(s),
+        Json::Arr(a) => {
+            let out = Array::new();
+            for x in a {
+                out.push(&to_js(x));
+            }
+            out.into()
+        }
+        Json::Obj(m) => {
+            let out = Object::new();
+            for (k, x) in m {
+                set(&out, k, &to_js(x));
+            }
+            out.into()
+        }
+    }
+}
+
+/// `obj[key] = v` on an object the module itself created.
+pub fn set(obj: &JsValue, key: &str, v: &JsValue) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), v);
+}

@@ -1,0 +1,109 @@
+//! Platform objects reached through `globalThis`: the document, location,
+//! clock, user agent and crypto source. Nothing here names `window`.
+
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(thread_local_v2, js_name = globalThis)]
+    static GLOBAL: Object;
+
+    type Location;
+
+    /// `location.assign(url)`.
+    #[wasm_bindgen(method, catch)]
+    fn assign(this: &Location, url: &str) -> Result<(), JsValue>;
+
+    #[wasm_bindgen(js_namespace = Date, js_name = now)]
+    fn date_now() -> f64;
+}
+
+/// `globalThis`.
+pub fn global() -> Object {
+    GLOBAL.with(Object::clone)
+}
+
+/// `obj[key]`, or `undefined` when reading it throws.
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() && !obj.is_function() {
+        return JsValue::UNDEFINED;
+    }
+    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `globalThis[key]`.
+pub fn global_get(key: &str) -> JsValue {
+    get(&global(), key)
+}
+
+/// A value that can hold properties (an object or a function).
+pub fn is_object(v: &JsValue) -> bool {
+    v.is_object() || v.is_function()
+}
+
+/// `obj[key]` when it is a function.
+pub fn method(obj: &JsValue, key: &str) -> Option<Function> {
+    get(obj, key).dyn_into::<Function>().ok()
+}
+
+/// `performance.now()` where there is one, else `Date.now()`.
+pub fn now() -> f64 {
+    let perf = global_get("performance");
+    if let Some(f) = method(&perf, "now") {
+        if let Some(t) = f.call0(&perf).ok().and_then(|v| v.as_f64()) {
+            return t;
+        }
+    }
+    date_now()
+}
+
+/// Wall-clock milliseconds (`Date.now()`).
+pub fn wall_ms() -> f64 {
+    date_now()
+}
+
+/// The user agent, or "" outside a browser.
+pub fn user_agent() -> String {
+    get(&global_get("navigator"), "userAgent").as_string().unwrap_or_default()
+}
+
+/// The page's `document` when there is one.
+pub fn document() -> Option<web_sys::EventTarget> {
+    let d = global_get("document");
+    if is_object(&d) {
+        Some(d.unchecked_into())
+    } else {
+        None
+    }
+}
+
+/// Whether the page is visible (true where there is no document).
+pub fn page_visible() -> bool {
+    match get(&global_get("document"), "visibilityState").as_string() {
+        Some(s) => s == "visible",
+        None => true,
+    }
+}
+
+/// Navigates the page with `location.assign`. Callers pass only URLs that
+/// passed `safe_url::check` or scheme URLs the planner built.
+pub fn navigate(url: &str) -> Result<(), JsValue> {
+    let loc = global_get("location");
+    if !is_object(&loc) {
+        return Err(JsValue::from_str("there is no location to navigate in this runtime"));
+    }
+    loc.unchecked_ref::<Location>().assign(url)
+}
+
+/// 16 bytes from `crypto.getRandomValues`.
+pub fn random16() -> Option<[u8; 16]> {
+    let crypto = global_get("crypto");
+    let f = method(&crypto, "getRandomValues")?;
+    let arr = js_sys::Uint8Array::new_with_length(16);
+    f.call1(&crypto, &arr).ok()?;
+    let mut out = [0u8; 16];
+    arr.copy_to(&mut out);
+    Some(out)
+}

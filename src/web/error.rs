@@ -1,0 +1,78 @@
+//! `PayError` across the boundary: one conversion for every export.
+//!
+//! The class itself is declared by the package's JavaScript entry (so that
+//! `instanceof PayError` works for users) and registered here at load time
+//! with `__setErrorClass`; errors are built with `new PayError(message,
+//! code, field, details, cause)`. Before registration (raw use of the
+//! wasm) an `Error` named `PayError` with the same fields is thrown.
+
+use crate::error::{Code, PayError};
+use js_sys::{Array, Function, Reflect};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    static CLASS: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// Registers the JavaScript `PayError` class.
+#[wasm_bindgen(js_name = __setErrorClass)]
+pub fn set_error_class(class: Function) {
+    CLASS.with(|c| *c.borrow_mut() = Some(class));
+}
+
+/// The JavaScript error for `e`.
+pub fn to_js(e: &PayError) -> JsValue {
+    to_js_with_cause(e, &JsValue::UNDEFINED)
+}
+
+/// The JavaScript error for `e`, keeping `cause` (an error thrown by a
+/// bridge or a hook) as its `cause`.
+pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
+    let field = e.field.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
+    let details = if e.details.is_empty() {
+        JsValue::UNDEFINED
+    } else {
+        let a = Array::new();
+        for p in &e.details {
+            let o = js_sys::Object::new();
+            super::convert::set(&o, "field", &JsValue::from_str(&p.field));
+            super::convert::set(&o, "code", &JsValue::from_str(p.code));
+            super::convert::set(&o, "message", &JsValue::from_str(&p.message));
+            a.push(&o);
+        }
+        a.into()
+    };
+    let msg = JsValue::from_str(&e.message);
+    let code = JsValue::from_str(e.code.as_str());
+    let built = CLASS.with(|c| {
+        c.borrow().as_ref().and_then(|class| {
+            let args = Array::of5(&msg, &code, &field, &details, cause);
+            Reflect::construct(class, &args).ok()
+        })
+    });
+    if let Some(err) = built {
+        return err;
+    }
+    let err: JsValue = js_sys::Error::new(&e.message).into();
+    for (k, v) in [("name", &JsValue::from_str("PayError")), ("code", &code), ("field", &field), ("details", &details), ("cause", cause)] {
+        if !v.is_undefined() {
+            super::convert::set(&err, k, v);
+        }
+    }
+    err
+}
+
+/// A `PayError` of `code` whose message is `what` followed by the thrown
+/// value's own message, keeping the thrown value as the cause.
+pub fn from_thrown(code: Code, field: Option<&str>, what: &str, thrown: &JsValue) -> JsValue {
+    let detail = super::env::get(thrown, "message").as_string().or_else(|| thrown.as_string()).unwrap_or_default();
+    let mut msg = String::from(what);
+    if !detail.is_empty() {
+        msg.push_str(": ");
+        msg.push_str(crate::safe_url::clip(&detail));
+    }
+    let mut e = PayError::new(code, msg);
+    e.field = field.map(str::to_string);
+    to_js_with_cause(&e, thrown)
+}

@@ -1,0 +1,80 @@
+//! The synchronous exports: planning, the profile, runtime detection.
+
+use super::convert::{from_js, from_js_opt, to_js};
+use super::env;
+use super::error::to_js as err;
+use crate::action::{plan, Options, Plan};
+use crate::error::{Code, PayError};
+use crate::payment::Payment;
+use crate::profile::Profile;
+use crate::runtime::{detect, Probe, Runtime};
+use wasm_bindgen::prelude::*;
+
+/// Decodes a payment (object or JSON text).
+pub fn payment_from(v: &JsValue) -> Result<Payment, PayError> {
+    Payment::from_json(from_js(v, Code::InvalidPayment, "payment")?)
+}
+
+/// Decodes options (functions in them are the edge's and are skipped).
+pub fn options_from(v: &JsValue) -> Result<Options, PayError> {
+    Options::from_json(from_js_opt(v, Code::InvalidOptions, "options")?.as_ref())
+}
+
+/// What this environment looks like, as the profile names it.
+pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsValue>) -> Probe {
+    let g: JsValue = match globals {
+        Some(g) if env::is_object(g) => g.clone(),
+        _ => env::global().into(),
+    };
+    let present = |name: &str| env::is_object(&env::get(&g, name));
+    Probe {
+        user_agent: user_agent.unwrap_or_else(env::user_agent),
+        has_document: present("document"),
+        wallet1_global: present(&profile.wallet1.mini_program_global),
+        wallet2_global: present(&profile.wallet2.mini_program_global),
+    }
+}
+
+/// The runtime: `options.runtime`, or detected from this environment.
+pub fn runtime_for(opts: &Options) -> Runtime {
+    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, None), &opts.profile))
+}
+
+/// Plans a payment: decode, then the pure planner.
+pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Payment, Options, Runtime, Plan), PayError> {
+    let opts = options_from(options)?;
+    let payment = payment_from(payment)?;
+    let runtime = runtime_for(&opts);
+    let p = plan(&payment, &opts, runtime)?;
+    Ok((payment, opts, runtime, p))
+}
+
+/// `planAction(payment, options?) -> Action`.
+#[wasm_bindgen(js_name = planAction, skip_typescript)]
+pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    plan_js(&payment, &options).map(|(_, _, _, p)| to_js(&p.to_json())).map_err(|e| err(&e))
+}
+
+/// `defaultProfile() -> Profile`.
+#[wasm_bindgen(js_name = defaultProfile, skip_typescript)]
+pub fn default_profile() -> JsValue {
+    to_js(&Profile::default().to_json())
+}
+
+/// `detectRuntime({ userAgent?, globals?, profile? }?) -> Runtime`.
+#[wasm_bindgen(js_name = detectRuntime, skip_typescript)]
+pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
+    let ua = env::get(&input, "userAgent");
+    if !ua.is_undefined() && ua.as_string().is_none() {
+        return Err(err(&PayError::field(Code::InvalidOptions, "userAgent", "userAgent must be a string")));
+    }
+    let globals = env::get(&input, "globals");
+    if !globals.is_undefined() && !env::is_object(&globals) {
+        return Err(err(&PayError::field(Code::InvalidOptions, "globals", "globals must be an object of global names")));
+    }
+    let profile = from_js_opt(&env::get(&input, "profile"), Code::InvalidOptions, "profile")
+        .and_then(|p| Profile::from_patch(p.as_ref()))
+        .map_err(|e| err(&e))?;
+    let g = if globals.is_undefined() { None } else { Some(&globals) };
+    Ok(to_js(&detect(&probe(&profile, ua.as_string(), g), &profile).to_json()))
+}

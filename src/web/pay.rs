@@ -1,0 +1,399 @@
+//! `pay()`: plan, wait for what the action needs, perform it, report.
+//!
+//! Guards: one payment at a time (`busy`); a wallet callback counts once;
+//! `wrong_runtime` at once when the action needs a wallet the page is not in
+//! and its bridge is absent; a throwing bridge or hook reaches the caller as
+//! a `PayError` whose `cause` is the thrown value; a throwing `onEvent` is
+//! ignored.
+
+use super::bridge::{fill, is_full, slot, wait_then, SharedSlot, SlotFuture};
+use super::convert::{from_js, set, to_js};
+use super::env;
+use super::error::{from_thrown, to_js as err};
+use crate::action::{Action, Options, Via};
+use crate::error::{cat, Code, PayError};
+use crate::json::Json;
+use crate::outcome::{self, Callback, PayResult, Status};
+use crate::runtime::{Host, Runtime};
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
+use js_sys::{Array, Function, Object, Promise};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+type Callbacks = Vec<Closure<dyn FnMut(JsValue)>>;
+
+thread_local! {
+    static BUSY: Cell<bool> = const { Cell::new(false) };
+    /// Wallet callbacks of finished payments, kept a while so that a late or
+    /// repeated call from a wallet lands in a no-op instead of a freed
+    /// closure. Bounded: the oldest go first.
+    static RETAINED: RefCell<VecDeque<Closure<dyn FnMut(JsValue)>>> = const { RefCell::new(VecDeque::new()) };
+}
+
+const RETAIN: usize = 32;
+
+/// How many finished callbacks are retained (for leak tests).
+pub fn retained() -> usize {
+    RETAINED.with(|r| r.borrow().len())
+}
+
+fn retire(cbs: Callbacks) {
+    RETAINED.with(|r| {
+        let mut r = r.borrow_mut();
+        for c in cbs {
+            if r.len() == RETAIN {
+                r.pop_front();
+            }
+            r.push_back(c);
+        }
+    });
+}
+
+/// Clears the in-flight flag when the payment ends, however it ends.
+struct InFlight;
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        BUSY.with(|b| b.set(false));
+    }
+}
+
+/// `options.onEvent`, called safely.
+#[derive(Clone)]
+pub struct Events(Option<Function>);
+
+impl Events {
+    pub fn emit(&self, kind: &str, detail: Option<&JsValue>) {
+        let Some(f) = &self.0 else { return };
+        let e = Object::new();
+        set(&e, "type", &JsValue::from_str(kind));
+        set(&e, "at", &JsValue::from_f64(env::now()));
+        if let Some(d) = detail {
+            set(&e, "detail", d);
+        }
+        // A throwing onEvent never breaks a payment.
+        let _ = f.call1(&JsValue::UNDEFINED, &e);
+    }
+}
+
+fn obj(pairs: &[(&str, &str)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        set(&o, k, &JsValue::from_str(v));
+    }
+    o.into()
+}
+
+/// `pay(payment, options?) -> Promise<PayResult>`.
+#[wasm_bindgen(js_name = pay, skip_typescript)]
+pub fn pay(payment: JsValue, options: JsValue) -> Promise {
+    if BUSY.with(|b| b.replace(true)) {
+        let e = PayError::new(Code::Busy, "pay() was called while another payment is still in flight; wait for its result first");
+        return Promise::reject(&err(&e));
+    }
+    let guard = InFlight;
+    super::task::promise(async move {
+        let r = run(payment, options).await;
+        drop(guard);
+        r
+    })
+}
+
+async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValue> {
+    let events = Events(env::method(&options_js, "onEvent"));
+    let (_, opts, runtime, plan) = super::exports::plan_js(&payment_js, &options_js).map_err(|e| err(&e))?;
+    events.emit("planned", Some(&to_js(&plan.to_json())));
+    let channel = plan.channel.name();
+    let mut callbacks: Callbacks = Vec::new();
+    let done = perform(&plan.action, channel, &opts, runtime, &options_js, &events, &mut callbacks).await;
+    retire(callbacks);
+    let (mut result, raw) = match done {
+        Ok(r) => r,
+        Err(e) => {
+            if let Some(code) = js_code(&e) {
+                if code == "bridge_timeout" {
+                    events.emit("timeout", None);
+                }
+            }
+            return Err(e);
+        }
+    };
+    if let Some(confirm) = env::method(&options_js, "confirm") {
+        let status = confirm_status(&confirm, &payment_js, &result, &raw, opts.confirm_timeout_ms).await?;
+        result.status = status;
+        result.verified = true;
+        result.message = "confirmed by the merchant's server".to_string();
+    }
+    let out = to_js(&result.to_json());
+    if !raw.is_undefined() {
+        set(&out, "raw", &raw);
+    }
+    events.emit("result", Some(&out));
+    Ok(out)
+}
+
+fn js_code(e: &JsValue) -> Option<String> {
+    env::get(e, "code").as_string()
+}
+
+async fn perform(action: &Action, channel: &str, opts: &Options, runtime: Runtime, options_js: &JsValue, events: &Events, cbs: &mut Callbacks) -> Result<(PayResult, JsValue), JsValue> {
+    let profile = &opts.profile;
+    match action {
+        Action::Redirect { url } => {
+            go(url, events)?;
+            Ok((PayResult::new(Status::Redirected, channel, None), JsValue::UNDEFINED))
+        }
+        Action::OpenMiniProgram { url } => {
+            go(url, events)?;
+            Ok((PayResult::new(Status::Opened, channel, None), JsValue::UNDEFINED))
+        }
+        Action::OpenUrl { url, fallback_url } => {
+            go(url, events)?;
+            if let Some(ms) = opts.fallback_after_ms {
+                if still_visible_after(ms).await {
+                    go(fallback_url, events)?;
+                    return Ok((PayResult::new(Status::Redirected, channel, None), JsValue::UNDEFINED));
+                }
+            }
+            Ok((PayResult::new(Status::Opened, channel, None), JsValue::UNDEFINED))
+        }
+        Action::Wallet1TradePay { trade_no, via: Via::Bridge } => {
+            let w = &profile.wallet1;
+            let params = obj(&[("tradeNO", trade_no)]);
+            let raw = bridge_call(runtime, Host::Wallet1, &w.bridge, &w.ready_event, opts.timeout_ms, "call", "tradePay", params, channel, events, cbs).await?;
+            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            Ok((outcome::wallet1_result(profile, channel, &answer), raw))
+        }
+        Action::Wallet2BridgePay { params } => {
+            let w = &profile.wallet2;
+            let p = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
+            let raw = bridge_call(runtime, Host::Wallet2, &w.bridge, &w.ready_event, opts.timeout_ms, "invoke", &w.pay_method, p, channel, events, cbs).await?;
+            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
+        }
+        Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
+            let api = mini_api(options_js, &profile.wallet1.mini_program_global, "tradePay", channel)?;
+            let req = obj(&[("tradeNO", trade_no)]);
+            let (which, raw) = mini_call(&api, "tradePay", req, false, events, cbs).await?;
+            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let r = match which {
+                Callback::Success => outcome::wallet1_result(profile, channel, &answer),
+                _ => outcome::wallet1_fail(channel, &answer),
+            };
+            Ok((r, raw))
+        }
+        Action::Wallet2RequestPayment { params } => {
+            let api = mini_api(options_js, &profile.wallet2.mini_program_global, "requestPayment", channel)?;
+            let req = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
+            let (which, raw) = mini_call(&api, "requestPayment", req, true, events, cbs).await?;
+            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            Ok((outcome::wallet2_mini_result(channel, which, &answer), raw))
+        }
+    }
+}
+
+fn go(url: &str, events: &Events) -> Result<(), JsValue> {
+    events.emit("navigating", Some(&obj(&[("url", url)])));
+    env::navigate(url).map_err(|t| from_thrown(Code::WrongRuntime, None, "the page could not navigate", &t))
+}
+
+/// After opening the wallet's scheme URL: true when the page stayed visible
+/// for `ms` (the app did not open), false when it was hidden at any point.
+async fn still_visible_after(ms: u32) -> bool {
+    let hidden = Rc::new(Cell::new(!env::page_visible()));
+    let _listeners: Vec<EventListener> = match env::document() {
+        Some(doc) => ["visibilitychange", "pagehide", "blur"]
+            .into_iter()
+            .map(|ev| {
+                let h = hidden.clone();
+                EventListener::new(&doc, ev, move |_| {
+                    if ev != "visibilitychange" || !env::page_visible() {
+                        h.set(true)
+                    }
+                })
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    sleep(ms).await;
+    !hidden.get() && env::page_visible()
+}
+
+/// Resolves after `ms`; the timer is cleared if the future is dropped first.
+pub async fn sleep(ms: u32) {
+    let s: SharedSlot<()> = slot();
+    let s2 = s.clone();
+    let _t = Timeout::new(ms, move || {
+        fill(&s2, ());
+    });
+    SlotFuture(s).await
+}
+
+/// A wallet callback that counts once; later calls change nothing.
+fn once_callback(result: &SharedSlot<(Callback, JsValue)>, which: Callback, events: &Events) -> Closure<dyn FnMut(JsValue)> {
+    let (result, events) = (result.clone(), events.clone());
+    Closure::wrap(Box::new(move |v: JsValue| {
+        let first = match which {
+            // `complete` counts only when neither success nor fail came.
+            Callback::CompleteOnly => !is_full(&result) && fill(&result, (which, v.clone())),
+            _ => fill(&result, (which, v.clone())),
+        };
+        events.emit(if first { "callback" } else { "callback_ignored" }, Some(&v));
+    }) as Box<dyn FnMut(JsValue)>)
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn bridge_call(
+    runtime: Runtime,
+    wallet: Host,
+    bridge: &str,
+    ready_event: &str,
+    timeout_ms: u32,
+    method_name: &'static str,
+    op: &str,
+    params: JsValue,
+    channel: &str,
+    events: &Events,
+    cbs: &mut Callbacks,
+) -> Result<JsValue, JsValue> {
+    if runtime.host != wallet && !env::is_object(&env::global_get(bridge)) {
+        let msg = cat(&[
+            channel,
+            " pays through the ",
+            wallet.as_str(),
+            " app's JS bridge (",
+            bridge,
+            "), which is not on this page, and the runtime is ",
+            runtime.host.as_str(),
+            "; open this page inside the ",
+            wallet.as_str(),
+            " app",
+        ]);
+        return Err(err(&PayError::field(Code::WrongRuntime, "pay_channel", msg)));
+    }
+    events.emit("waiting", Some(&obj(&[("bridge", bridge), ("event", ready_event)])));
+    let result: SharedSlot<(Callback, JsValue)> = slot();
+    let cb = once_callback(&result, Callback::Success, events);
+    let cb_fn: Function = cb.as_ref().unchecked_ref::<Function>().clone();
+    cbs.push(cb);
+    let (ev2, op2, bridge2) = (events.clone(), op.to_string(), bridge.to_string());
+    let called = wait_then(bridge, ready_event, timeout_ms, move |b| {
+        ev2.emit("bridge_ready", Some(&obj(&[("bridge", &bridge2)])));
+        let Some(f) = env::method(&b, method_name) else {
+            let msg = cat(&["the wallet bridge ", &bridge2, " has no ", method_name, " method"]);
+            return Err(err(&PayError::new(Code::BridgeError, msg)));
+        };
+        ev2.emit("called", Some(&obj(&[("method", &op2)])));
+        f.call3(&b, &JsValue::from_str(&op2), &params, &cb_fn)
+            .map(|_| ())
+            .map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the wallet bridge threw on ", &op2]), &t))
+    })
+    .await
+    .map_err(|e| err(&e))?;
+    called?;
+    Ok(await_callback(result).await.1)
+}
+
+/// Waits for the wallet's callback. When the page is hidden (the wallet's
+/// own screen) and then shown again with no callback, the result is
+/// `pending` after a short grace period rather than a wait forever.
+async fn await_callback(result: SharedSlot<(Callback, JsValue)>) -> (Callback, JsValue) {
+    let grace: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
+    let _listener = env::document().map(|doc| {
+        let (result, grace) = (result.clone(), grace.clone());
+        let was_hidden = Rc::new(Cell::new(false));
+        EventListener::new(&doc, "visibilitychange", move |_| {
+            if !env::page_visible() {
+                was_hidden.set(true);
+                grace.borrow_mut().take();
+            } else if was_hidden.get() && !is_full(&result) {
+                let r = result.clone();
+                *grace.borrow_mut() = Some(Timeout::new(1500, move || {
+                    fill(&r, (Callback::CompleteOnly, JsValue::from_str(RETURNED_WITHOUT_CALLBACK)));
+                }));
+            }
+        })
+    });
+    let r = SlotFuture(result).await;
+    grace.borrow_mut().take();
+    r
+}
+
+/// The raw value of a payment whose wallet never called back.
+const RETURNED_WITHOUT_CALLBACK: &str = "returned_without_callback";
+
+fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str) -> Result<JsValue, JsValue> {
+    let given = env::get(options_js, "api");
+    let api = if env::is_object(&given) { given } else { env::global_get(global_name) };
+    if env::method(&api, method).is_none() {
+        let msg = cat(&[
+            channel,
+            " pays through the mini-program API's ",
+            method,
+            "(), and none was given: call pay() from a mini-program page with { api } (its global API object)",
+        ]);
+        return Err(err(&PayError::field(Code::WrongRuntime, "api", msg)));
+    }
+    Ok(api)
+}
+
+async fn mini_call(api: &JsValue, method: &str, req: JsValue, with_complete: bool, events: &Events, cbs: &mut Callbacks) -> Result<(Callback, JsValue), JsValue> {
+    let result: SharedSlot<(Callback, JsValue)> = slot();
+    let mut names = vec![("success", Callback::Success), ("fail", Callback::Fail)];
+    if with_complete {
+        names.push(("complete", Callback::CompleteOnly));
+    }
+    for (name, which) in names {
+        let cb = once_callback(&result, which, events);
+        set(&req, name, cb.as_ref());
+        cbs.push(cb);
+    }
+    events.emit("called", Some(&obj(&[("method", method)])));
+    let f = env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
+    f.call1(api, &req).map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
+    let (which, raw) = await_callback(result).await;
+    if raw.as_string().as_deref() == Some(RETURNED_WITHOUT_CALLBACK) {
+        return Ok((Callback::CompleteOnly, JsValue::UNDEFINED));
+    }
+    Ok((which, raw))
+}
+
+/// Asks the merchant's `confirm(payment, result)` for the verified status.
+async fn confirm_status(confirm: &Function, payment_js: &JsValue, result: &PayResult, raw: &JsValue, timeout_ms: u32) -> Result<Status, JsValue> {
+    let hint = to_js(&result.to_json());
+    if !raw.is_undefined() {
+        set(&hint, "raw", raw);
+    }
+    let answered = confirm
+        .call2(&JsValue::UNDEFINED, payment_js, &hint)
+        .map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook threw", &t))?;
+    // Race the answer against a timer that is cleared either way.
+    let timer: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
+    let t2 = timer.clone();
+    let expiry = Promise::new(&mut |resolve, _| {
+        *t2.borrow_mut() = Some(Timeout::new(timeout_ms, move || {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &JsValue::from_str(CONFIRM_TIMED_OUT));
+        }));
+    });
+    let raced = Promise::race(&Array::of2(&Promise::resolve(&answered), &expiry));
+    let answer = super::task::settle(&raced).await;
+    timer.borrow_mut().take();
+    let answer = answer.map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook failed", &t))?;
+    let text = answer.as_string().unwrap_or_default();
+    if text == CONFIRM_TIMED_OUT {
+        let mut m = String::from("the confirm hook did not answer within ");
+        crate::error::push_u64(&mut m, timeout_ms as u64);
+        m.push_str(" ms (confirmTimeoutMs)");
+        return Err(err(&PayError::field(Code::ConfirmFailed, "confirm", m)));
+    }
+    Status::from_name(&text).ok_or_else(|| {
+        let m = cat(&["the confirm hook answered ", crate::safe_url::clip(&text), "; it must answer a PayResult status such as \"succeeded\""]);
+        err(&PayError::field(Code::ConfirmFailed, "confirm", m))
+    })
+}
+
+const CONFIRM_TIMED_OUT: &str = "\u{0}paybridge:confirm-timeout";
