@@ -15,11 +15,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 /// percent-encoded, so a value decodes back byte for byte whichever decoder
 /// (`decodeURIComponent`, a form decoder that reads `+` as a space, a
 /// wallet's own) reads it.
-pub const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
+pub const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// The constant `saId` of the wallet1 scheme URL.
 pub const SA_ID: &str = "10000007";
@@ -80,10 +76,7 @@ fn bad(field: &str, why: &str) -> PayError {
 fn millis(v: &Json, field: &str) -> Result<u32> {
     match v {
         Json::Num(n) if n.fract() == 0.0 && *n >= 1.0 && *n <= 600_000.0 => Ok(*n as u32),
-        _ => Err(bad(
-            field,
-            "must be a whole number of milliseconds from 1 to 600000",
-        )),
+        _ => Err(bad(field, "must be a whole number of milliseconds from 1 to 600000")),
     }
 }
 
@@ -98,11 +91,7 @@ impl Options {
             Some(v) => v,
         };
         if v.as_obj().is_none() {
-            return Err(PayError::field(
-                Code::InvalidOptions,
-                "options",
-                cat(&["options must be an object, not ", v.kind()]),
-            ));
+            return Err(PayError::field(Code::InvalidOptions, "options", cat(&["options must be an object, not ", v.kind()])));
         }
         let given = |k: &str| v.get(k).filter(|x| !x.is_null());
         if let Some(p) = given("profile") {
@@ -147,33 +136,15 @@ impl Options {
                 return Err(bad("miniProgram", "must be an object { appId, page? }"));
             }
             let app_id = match m.get("appId") {
-                Some(Json::Str(s))
-                    if !s.is_empty()
-                        && s.len() <= 64
-                        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
-                {
+                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
                     s.clone()
                 }
-                _ => {
-                    return Err(bad(
-                        "miniProgram.appId",
-                        "must be the mini-program's id (letters, digits and _, at most 64)",
-                    ))
-                }
+                _ => return Err(bad("miniProgram.appId", "must be the mini-program's id (letters, digits and _, at most 64)")),
             };
             let page = match m.get("page") {
                 None | Some(Json::Null) => None,
-                Some(Json::Str(s))
-                    if !s.is_empty() && s.len() <= 1024 && !s.chars().any(char::is_control) =>
-                {
-                    Some(s.clone())
-                }
-                _ => {
-                    return Err(bad(
-                        "miniProgram.page",
-                        "must be a page path of 1 to 1024 printable characters",
-                    ))
-                }
+                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !s.chars().any(char::is_control) => Some(s.clone()),
+                _ => return Err(bad("miniProgram.page", "must be a page path of 1 to 1024 printable characters")),
             };
             o.mini_program = Some(MiniProgramTarget { app_id, page });
         }
@@ -231,13 +202,7 @@ impl Plan {
     /// `channel`.
     pub fn to_json(&self) -> Json {
         let s = |v: &String| Json::Str(v.clone());
-        let params = |p: &Vec<(&'static str, String)>| {
-            Json::Obj(
-                p.iter()
-                    .map(|(k, v)| (k.to_string(), Json::Str(v.clone())))
-                    .collect(),
-            )
-        };
+        let params = |p: &Vec<(&'static str, String)>| Json::Obj(p.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect());
         let mut m = vec![("kind", Json::str(self.action.kind()))];
         match &self.action {
             Action::OpenUrl { url, fallback_url } => {
@@ -255,8 +220,7 @@ impl Plan {
                     }),
                 ));
             }
-            Action::Wallet2BridgePay { params: p }
-            | Action::Wallet2RequestPayment { params: p } => m.push(("params", params(p))),
+            Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => m.push(("params", params(p))),
         }
         m.push(("channel", Json::str(self.channel.name())));
         Json::obj(m)
@@ -265,23 +229,14 @@ impl Plan {
 
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
 pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
-    let mut u = cat(&[
-        &profile.wallet1.scheme,
-        "://platformapi/startapp?saId=",
-        SA_ID,
-        "&qrcode=",
-    ]);
+    let mut u = cat(&[&profile.wallet1.scheme, "://platformapi/startapp?saId=", SA_ID, "&qrcode="]);
     u.extend(utf8_percent_encode(pay_info, COMPONENT));
     u
 }
 
 /// `<scheme>://platformapi/startapp?appId=<appId>&page=<page>`.
 pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String {
-    let mut u = cat(&[
-        &profile.wallet1.scheme,
-        "://platformapi/startapp?appId=",
-        &target.app_id,
-    ]);
+    let mut u = cat(&[&profile.wallet1.scheme, "://platformapi/startapp?appId=", &target.app_id]);
     if let Some(page) = &target.page {
         u.push_str("&page=");
         u.extend(utf8_percent_encode(page, COMPONENT));
@@ -309,10 +264,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
             match opts.app_fallback {
                 AppFallback::Web => Action::Redirect { url: info },
-                AppFallback::App => Action::OpenUrl {
-                    url: scheme_url(profile, &info),
-                    fallback_url: info,
-                },
+                AppFallback::App => Action::OpenUrl { url: scheme_url(profile, &info), fallback_url: info },
             }
         }
         Channel::Wallet1Wap => {
@@ -320,22 +272,15 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             if opts.app_fallback == AppFallback::Web || runtime.host == Host::Wallet1 {
                 Action::Redirect { url: info }
             } else {
-                Action::Redirect {
-                    url: scheme_url(profile, &info),
-                }
+                Action::Redirect { url: scheme_url(profile, &info) }
             }
         }
         Channel::Wallet1Lite => {
             let trade_no = payment.trade_no(channel)?;
             if runtime.host == Host::Wallet1MiniProgram {
-                Action::Wallet1TradePay {
-                    trade_no,
-                    via: Via::MiniProgram,
-                }
+                Action::Wallet1TradePay { trade_no, via: Via::MiniProgram }
             } else if let Some(target) = &opts.mini_program {
-                Action::OpenMiniProgram {
-                    url: mini_program_url(profile, target),
-                }
+                Action::OpenMiniProgram { url: mini_program_url(profile, target) }
             } else {
                 return Err(PayError::field(
                     Code::WrongRuntime,
@@ -348,19 +293,10 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                 ));
             }
         }
-        Channel::Wallet1Pub => Action::Wallet1TradePay {
-            trade_no: payment.trade_no(channel)?,
-            via: Via::Bridge,
-        },
-        Channel::Wallet2Lite => Action::Wallet2RequestPayment {
-            params: payment.wallet2_params(channel, false)?,
-        },
-        Channel::Wallet2Pub => Action::Wallet2BridgePay {
-            params: payment.wallet2_params(channel, true)?,
-        },
-        Channel::Cardnet => Action::Redirect {
-            url: checked(payment.expend_pay_url(channel)?, "expend.pay_url")?,
-        },
+        Channel::Wallet1Pub => Action::Wallet1TradePay { trade_no: payment.trade_no(channel)?, via: Via::Bridge },
+        Channel::Wallet2Lite => Action::Wallet2RequestPayment { params: payment.wallet2_params(channel, false)? },
+        Channel::Wallet2Pub => Action::Wallet2BridgePay { params: payment.wallet2_params(channel, true)? },
+        Channel::Cardnet => Action::Redirect { url: checked(payment.expend_pay_url(channel)?, "expend.pay_url")? },
     };
     Ok(Plan { channel, action })
 }
@@ -379,25 +315,16 @@ mod tests {
         let u = scheme_url(&Profile::default(), info);
         assert!(u.starts_with("wallet1://platformapi/startapp?saId=10000007&qrcode=https%3A%2F%2Fpay.example%2Fc%3Fa%3D1%26b%3Dx%252By%2Bz%23f%2F%3F%3D%25E4"), "{u}");
         let q = &u[u.find("qrcode=").unwrap() + 7..];
-        assert_eq!(
-            percent_encoding::percent_decode_str(q)
-                .decode_utf8()
-                .unwrap(),
-            info
-        );
+        assert_eq!(percent_encoding::percent_decode_str(q).decode_utf8().unwrap(), info);
     }
 
     #[test]
     fn wallet1_lite_needs_the_mini_program_outside() {
-        let p = Payment::from_text(r#"{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"}}"#)
-            .unwrap();
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"}}"#).unwrap();
         let e = plan(&p, &Options::default(), rt(Host::Browser)).unwrap_err();
         assert_eq!(e.code, Code::WrongRuntime);
         let o = Options {
-            mini_program: Some(MiniProgramTarget {
-                app_id: "2021000".into(),
-                page: Some("pages/pay/index?order=1&x=y".into()),
-            }),
+            mini_program: Some(MiniProgramTarget { app_id: "2021000".into(), page: Some("pages/pay/index?order=1&x=y".into()) }),
             ..Options::default()
         };
         let a = plan(&p, &o, rt(Host::Browser)).unwrap().action;
@@ -408,12 +335,6 @@ mod tests {
             }
         );
         let a = plan(&p, &o, rt(Host::Wallet1MiniProgram)).unwrap().action;
-        assert_eq!(
-            a,
-            Action::Wallet1TradePay {
-                trade_no: "T".into(),
-                via: Via::MiniProgram
-            }
-        );
+        assert_eq!(a, Action::Wallet1TradePay { trade_no: "T".into(), via: Via::MiniProgram });
     }
 }

@@ -83,22 +83,12 @@ pub struct PayError {
 
 impl PayError {
     pub fn new(code: Code, message: impl Into<String>) -> PayError {
-        PayError {
-            code,
-            message: message.into(),
-            field: None,
-            details: Vec::new(),
-        }
+        PayError { code, message: message.into(), field: None, details: Vec::new() }
     }
 
     /// An error blamed on one field; `message` should already name it.
     pub fn field(code: Code, field: &str, message: impl Into<String>) -> PayError {
-        PayError {
-            code,
-            message: message.into(),
-            field: Some(field.into()),
-            details: Vec::new(),
-        }
+        PayError { code, message: message.into(), field: Some(field.into()), details: Vec::new() }
     }
 
     pub fn with_details(mut self, details: Vec<Problem>) -> PayError {

@@ -73,6 +73,15 @@ impl Json {
         Json::Str(s.to_string())
     }
 
+    /// True when arrays and objects nest deeper than `limit` levels.
+    pub fn deeper_than(&self, limit: usize) -> bool {
+        match self {
+            Json::Arr(a) => limit == 0 || a.iter().any(|x| x.deeper_than(limit - 1)),
+            Json::Obj(m) => limit == 0 || m.iter().any(|(_, x)| x.deeper_than(limit - 1)),
+            _ => false,
+        }
+    }
+
     /// Writes the value as compact JSON text.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
@@ -153,23 +162,10 @@ fn write_string(s: &str, out: &mut String) {
 /// payment, `invalid_response` for an envelope).
 pub fn parse(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
     if text.len() > MAX_TEXT {
-        return Err(PayError::field(
-            code,
-            what,
-            cat(&[what, " is longer than 1 MiB of JSON text"]),
-        ));
+        return Err(PayError::field(code, what, cat(&[what, " is longer than 1 MiB of JSON text"])));
     }
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-    };
-    let fail = |at: &str| {
-        PayError::field(
-            code,
-            what,
-            cat(&[what, " is not valid JSON text (", at, ")"]),
-        )
-    };
+    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    let fail = |at: &str| PayError::field(code, what, cat(&[what, " is not valid JSON text (", at, ")"]));
     p.ws();
     let v = p.value(0).map_err(fail)?;
     p.ws();
@@ -327,9 +323,7 @@ impl Parser<'_> {
                         b'u' => {
                             let hi = self.hex4()?;
                             let c = if (0xD800..0xDC00).contains(&hi) {
-                                if self.s.get(self.i) != Some(&b'\\')
-                                    || self.s.get(self.i + 1) != Some(&b'u')
-                                {
+                                if self.s.get(self.i) != Some(&b'\\') || self.s.get(self.i + 1) != Some(&b'u') {
                                     return Err("lone surrogate");
                                 }
                                 self.i += 2;
@@ -541,19 +535,8 @@ mod tests {
     #[test]
     fn parses_values() {
         assert_eq!(p(" null "), Json::Null);
-        assert_eq!(
-            p("[1, -2.5, 1e3, true]"),
-            Json::Arr(vec![
-                Json::Num(1.0),
-                Json::Num(-2.5),
-                Json::Num(1000.0),
-                Json::Bool(true)
-            ])
-        );
-        assert_eq!(
-            p(r#"{"a":"x\u00e9\ud83d\ude00\n","a":2}"#).get("a"),
-            Some(&Json::Num(2.0))
-        );
+        assert_eq!(p("[1, -2.5, 1e3, true]"), Json::Arr(vec![Json::Num(1.0), Json::Num(-2.5), Json::Num(1000.0), Json::Bool(true)]));
+        assert_eq!(p(r#"{"a":"x\u00e9\ud83d\ude00\n","a":2}"#).get("a"), Some(&Json::Num(2.0)));
         assert_eq!(p(r#""\u00e9\ud83d\ude00""#), Json::str("é😀"));
         assert_eq!(p("0.1"), Json::Num(0.1));
         assert_eq!(p("1700000000"), Json::Num(1_700_000_000.0));
@@ -561,19 +544,7 @@ mod tests {
 
     #[test]
     fn refuses_bad_text() {
-        for bad in [
-            "",
-            "{",
-            "[1,]",
-            "01",
-            "1.",
-            "\"\\x\"",
-            "nul",
-            "{\"a\" 1}",
-            "\"\\ud800\"",
-            "1 2",
-            "\"a\u{1}\"",
-        ] {
+        for bad in ["", "{", "[1,]", "01", "1.", "\"\\x\"", "nul", "{\"a\" 1}", "\"\\ud800\"", "1 2", "\"a\u{1}\""] {
             let e = parse(bad, Code::InvalidPayment, "payment").unwrap_err();
             assert_eq!(e.code, Code::InvalidPayment, "{bad}");
         }

@@ -49,12 +49,8 @@ impl Status {
 
     fn message(self) -> &'static str {
         match self {
-            Status::Succeeded => {
-                "the wallet reported the payment as paid; confirm it on your server"
-            }
-            Status::Pending => {
-                "the wallet reported the payment as in progress; ask your server for its state"
-            }
+            Status::Succeeded => "the wallet reported the payment as paid; confirm it on your server",
+            Status::Pending => "the wallet reported the payment as in progress; ask your server for its state",
             Status::Cancelled => "the user cancelled the payment",
             Status::Failed => "the wallet reported the payment as failed",
             Status::Redirected => "the page is navigating to the payment page",
@@ -76,13 +72,7 @@ pub struct PayResult {
 
 impl PayResult {
     pub fn new(status: Status, channel: &str, code: Option<String>) -> PayResult {
-        PayResult {
-            status,
-            channel: channel.to_string(),
-            verified: false,
-            code,
-            message: status.message().to_string(),
-        }
+        PayResult { status, channel: channel.to_string(), verified: false, code, message: status.message().to_string() }
     }
 
     pub fn to_json(&self) -> Json {
@@ -103,9 +93,7 @@ impl PayResult {
 fn code_text(v: Option<&Json>) -> Option<String> {
     match v? {
         Json::Str(s) => Some(s.clone()),
-        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 1e15 => {
-            Some(crate::error::u64_str(*n as u64))
-        }
+        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 1e15 => Some(crate::error::u64_str(*n as u64)),
         _ => None,
     }
 }
@@ -124,15 +112,8 @@ pub fn wallet1_result(profile: &Profile, channel: &str, answer: &Json) -> PayRes
 /// wallet1's mini-program `fail` callback: `{ error, errorMessage }`.
 pub fn wallet1_fail(channel: &str, answer: &Json) -> PayResult {
     let code = code_text(answer.get("resultCode")).or_else(|| code_text(answer.get("error")));
-    let text = answer
-        .get("errorMessage")
-        .and_then(Json::as_str)
-        .unwrap_or("");
-    let status = if contains_cancel(text) {
-        Status::Cancelled
-    } else {
-        Status::Failed
-    };
+    let text = answer.get("errorMessage").and_then(Json::as_str).unwrap_or("");
+    let status = if contains_cancel(text) { Status::Cancelled } else { Status::Failed };
     PayResult::new(status, channel, code)
 }
 
@@ -171,9 +152,7 @@ pub fn wallet2_mini_result(channel: &str, which: Callback, answer: &Json) -> Pay
 }
 
 fn contains_cancel(s: &str) -> bool {
-    s.as_bytes()
-        .windows(6)
-        .any(|w| w.eq_ignore_ascii_case(b"cancel"))
+    s.as_bytes().windows(6).any(|w| w.eq_ignore_ascii_case(b"cancel"))
 }
 
 #[cfg(test)]
@@ -199,19 +178,12 @@ mod tests {
             (r#""5000""#, Status::Failed),
             ("9000", Status::Succeeded),
         ] {
-            let r = wallet1_result(
-                &p,
-                "wallet1_pub",
-                &j(&["{\"resultCode\":", code, "}"].concat()),
-            );
+            let r = wallet1_result(&p, "wallet1_pub", &j(&["{\"resultCode\":", code, "}"].concat()));
             assert_eq!(r.status, st, "{code}");
             assert_eq!(r.code.as_deref(), Some(code.trim_matches('"')));
             assert!(!r.verified);
         }
-        assert_eq!(
-            wallet1_result(&p, "wallet1_pub", &j("{}")).status,
-            Status::Failed
-        );
+        assert_eq!(wallet1_result(&p, "wallet1_pub", &j("{}")).status, Status::Failed);
     }
 
     #[test]
@@ -222,8 +194,7 @@ mod tests {
             ("brand_pay_request:fail", Status::Failed),
             ("ok", Status::Failed),
         ] {
-            let r =
-                wallet2_bridge_result("wallet2_pub", &j(&["{\"err_msg\":\"", m, "\"}"].concat()));
+            let r = wallet2_bridge_result("wallet2_pub", &j(&["{\"err_msg\":\"", m, "\"}"].concat()));
             assert_eq!((r.status, r.code.as_deref()), (st, Some(m)));
         }
     }
@@ -231,39 +202,14 @@ mod tests {
     #[test]
     fn mini_program_callbacks() {
         let cancel = j(r#"{"errMsg":"requestPayment:fail cancel"}"#);
-        assert_eq!(
-            wallet2_mini_result("wallet2_lite", Callback::Fail, &cancel).status,
-            Status::Cancelled
-        );
-        assert_eq!(
-            wallet2_mini_result("wallet2_lite", Callback::CompleteOnly, &cancel).status,
-            Status::Cancelled
-        );
+        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Fail, &cancel).status, Status::Cancelled);
+        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::CompleteOnly, &cancel).status, Status::Cancelled);
         let fail = j(r#"{"errMsg":"requestPayment:fail (detail message)"}"#);
-        assert_eq!(
-            wallet2_mini_result("wallet2_lite", Callback::Fail, &fail).status,
-            Status::Failed
-        );
+        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Fail, &fail).status, Status::Failed);
         let ok = j(r#"{"errMsg":"requestPayment:ok"}"#);
-        assert_eq!(
-            wallet2_mini_result("wallet2_lite", Callback::Success, &ok).status,
-            Status::Succeeded
-        );
-        assert_eq!(
-            wallet1_fail(
-                "wallet1_lite",
-                &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)
-            )
-            .status,
-            Status::Cancelled
-        );
-        let f = wallet1_fail(
-            "wallet1_lite",
-            &j(r#"{"error":4000,"errorMessage":"system busy"}"#),
-        );
-        assert_eq!(
-            (f.status, f.code.as_deref()),
-            (Status::Failed, Some("4000"))
-        );
+        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Success, &ok).status, Status::Succeeded);
+        assert_eq!(wallet1_fail("wallet1_lite", &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)).status, Status::Cancelled);
+        let f = wallet1_fail("wallet1_lite", &j(r#"{"error":4000,"errorMessage":"system busy"}"#));
+        assert_eq!((f.status, f.code.as_deref()), (Status::Failed, Some("4000")));
     }
 }

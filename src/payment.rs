@@ -92,34 +92,17 @@ impl Payment {
             return Payment::from_text(t);
         }
         if v.as_obj().is_none() {
-            return Err(invalid(
-                "payment",
-                cat(&[
-                    "the payment must be an object or JSON text of one, not ",
-                    v.kind(),
-                ]),
-            ));
+            return Err(invalid("payment", cat(&["the payment must be an object or JSON text of one, not ", v.kind()])));
+        }
+        if v.deeper_than(json::MAX_DEPTH) {
+            return Err(invalid("payment", "the payment is nested deeper than 64 levels".into()));
         }
         let pay_channel = match v.get("pay_channel") {
-            None | Some(Json::Null) => {
-                return Err(invalid("pay_channel", "pay_channel is missing".into()))
-            }
-            Some(Json::Str(s)) if s.is_empty() => {
-                return Err(invalid("pay_channel", "pay_channel is empty".into()))
-            }
-            Some(Json::Str(s)) if s.len() > 64 => {
-                return Err(invalid(
-                    "pay_channel",
-                    "pay_channel is longer than 64 characters".into(),
-                ))
-            }
+            None | Some(Json::Null) => return Err(invalid("pay_channel", "pay_channel is missing".into())),
+            Some(Json::Str(s)) if s.is_empty() => return Err(invalid("pay_channel", "pay_channel is empty".into())),
+            Some(Json::Str(s)) if s.len() > 64 => return Err(invalid("pay_channel", "pay_channel is longer than 64 characters".into())),
             Some(Json::Str(s)) => s.clone(),
-            Some(other) => {
-                return Err(invalid(
-                    "pay_channel",
-                    cat(&["pay_channel must be a string, not ", other.kind()]),
-                ))
-            }
+            Some(other) => return Err(invalid("pay_channel", cat(&["pay_channel must be a string, not ", other.kind()]))),
         };
         let pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
@@ -136,106 +119,43 @@ impl Payment {
             Some(e @ Json::Obj(_)) => match e.get("pay_url") {
                 None | Some(Json::Null) => None,
                 Some(Json::Str(s)) => Some(s.clone()),
-                Some(other) => {
-                    return Err(invalid(
-                        "expend.pay_url",
-                        cat(&["expend.pay_url must be a string, not ", other.kind()]),
-                    ))
-                }
+                Some(other) => return Err(invalid("expend.pay_url", cat(&["expend.pay_url must be a string, not ", other.kind()]))),
             },
-            Some(other) => {
-                return Err(invalid(
-                    "expend",
-                    cat(&["expend must be an object, not ", other.kind()]),
-                ))
-            }
+            Some(other) => return Err(invalid("expend", cat(&["expend must be an object, not ", other.kind()]))),
         };
-        Ok(Payment {
-            pay_channel,
-            pay_info,
-            pay_url,
-            raw: v,
-        })
+        Ok(Payment { pay_channel, pay_info, pay_url, raw: v })
     }
 
     /// `pay_info` as a URL string, for the channels that need one.
     pub fn pay_info_url(&self, channel: Channel) -> Result<&str> {
         match &self.pay_info {
             PayInfo::Text(s) => Ok(s),
-            PayInfo::Missing => Err(invalid(
-                "pay_info",
-                cat(&[
-                    "pay_info is missing (",
-                    channel.name(),
-                    " needs pay_info as an https URL)",
-                ]),
-            )),
-            PayInfo::Fields(_) => Err(invalid(
-                "pay_info",
-                cat(&[
-                    "pay_info is an object, but ",
-                    channel.name(),
-                    " needs pay_info as an https URL",
-                ]),
-            )),
-            PayInfo::Other(v) => Err(invalid(
-                "pay_info",
-                cat(&[
-                    "pay_info must be an https URL for ",
-                    channel.name(),
-                    ", not ",
-                    v.kind(),
-                ]),
-            )),
+            PayInfo::Missing => {
+                Err(invalid("pay_info", cat(&["pay_info is missing (", channel.name(), " needs pay_info as an https URL)"])))
+            }
+            PayInfo::Fields(_) => {
+                Err(invalid("pay_info", cat(&["pay_info is an object, but ", channel.name(), " needs pay_info as an https URL"])))
+            }
+            PayInfo::Other(v) => Err(invalid("pay_info", cat(&["pay_info must be an https URL for ", channel.name(), ", not ", v.kind()]))),
         }
     }
 
     /// `expend.pay_url`, for the card network.
     pub fn expend_pay_url(&self, channel: Channel) -> Result<&str> {
         self.pay_url.as_deref().ok_or_else(|| {
-            invalid(
-                "expend.pay_url",
-                cat(&[
-                    "expend.pay_url is missing (",
-                    channel.name(),
-                    " needs the payment link in expend.pay_url)",
-                ]),
-            )
+            invalid("expend.pay_url", cat(&["expend.pay_url is missing (", channel.name(), " needs the payment link in expend.pay_url)"]))
         })
     }
 
     fn fields(&self, channel: Channel, needs: &str) -> Result<&Json> {
         match &self.pay_info {
             PayInfo::Fields(f) => Ok(f),
-            PayInfo::Missing => Err(invalid(
-                "pay_info",
-                cat(&[
-                    "pay_info is missing (",
-                    channel.name(),
-                    " needs ",
-                    needs,
-                    ")",
-                ]),
-            )),
+            PayInfo::Missing => Err(invalid("pay_info", cat(&["pay_info is missing (", channel.name(), " needs ", needs, ")"]))),
             PayInfo::Text(_) => Err(invalid(
                 "pay_info",
-                cat(&[
-                    "pay_info is a string that is not JSON text of an object (",
-                    channel.name(),
-                    " needs ",
-                    needs,
-                    ")",
-                ]),
+                cat(&["pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")"]),
             )),
-            PayInfo::Other(v) => Err(invalid(
-                "pay_info",
-                cat(&[
-                    "pay_info must be an object for ",
-                    channel.name(),
-                    ", not ",
-                    v.kind(),
-                ]),
-            )),
+            PayInfo::Other(v) => Err(invalid("pay_info", cat(&["pay_info must be an object for ", channel.name(), ", not ", v.kind()]))),
         }
     }
 
@@ -248,11 +168,7 @@ impl Payment {
             _ => {
                 return Err(invalid(
                     "pay_info.tradeNO",
-                    cat(&[
-                        "pay_info.tradeNO is missing (",
-                        channel.name(),
-                        " needs the trade number in pay_info.tradeNO)",
-                    ]),
+                    cat(&["pay_info.tradeNO is missing (", channel.name(), " needs the trade number in pay_info.tradeNO)"]),
                 ))
             }
         };
@@ -261,20 +177,9 @@ impl Payment {
 
     /// The signed parameters of a wallet2 payment, in the order of the
     /// service document; `appId` first for the official-account form.
-    pub fn wallet2_params(
-        &self,
-        channel: Channel,
-        with_app_id: bool,
-    ) -> Result<Vec<(&'static str, String)>> {
+    pub fn wallet2_params(&self, channel: Channel, with_app_id: bool) -> Result<Vec<(&'static str, String)>> {
         let all: &[&'static str] = if with_app_id {
-            &[
-                "appId",
-                "timeStamp",
-                "nonceStr",
-                "package",
-                "signType",
-                "paySign",
-            ]
+            &["appId", "timeStamp", "nonceStr", "package", "signType", "paySign"]
         } else {
             &["timeStamp", "nonceStr", "package", "signType", "paySign"]
         };
@@ -289,19 +194,7 @@ impl Payment {
             let path = cat(&["pay_info.", key]);
             let v = match f.get(key) {
                 Some(v) if !v.is_null() => v,
-                _ => {
-                    return Err(invalid(
-                        &path,
-                        cat(&[
-                            &path,
-                            " is missing (",
-                            channel.name(),
-                            " needs ",
-                            needs,
-                            ")",
-                        ]),
-                    ))
-                }
+                _ => return Err(invalid(&path, cat(&[&path, " is missing (", channel.name(), " needs ", needs, ")"]))),
             };
             out.push((key, field_text(v, &path, channel, key)?));
         }
@@ -314,33 +207,17 @@ impl Payment {
 fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<String> {
     let s = match v {
         Json::Str(s) => s.clone(),
-        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 9.007_199_254_740_992e15 => {
-            crate::error::u64_str(*n as u64)
-        }
-        other => {
-            return Err(invalid(
-                path,
-                cat(&[path, " must be a string, not ", other.kind()]),
-            ))
-        }
+        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 9.007_199_254_740_992e15 => crate::error::u64_str(*n as u64),
+        other => return Err(invalid(path, cat(&[path, " must be a string, not ", other.kind()]))),
     };
     if s.is_empty() {
-        return Err(invalid(
-            path,
-            cat(&[path, " is empty (", channel.name(), " needs ", what, ")"]),
-        ));
+        return Err(invalid(path, cat(&[path, " is empty (", channel.name(), " needs ", what, ")"])));
     }
     if s.len() > MAX_FIELD {
-        return Err(invalid(
-            path,
-            cat(&[path, " is longer than 4096 characters"]),
-        ));
+        return Err(invalid(path, cat(&[path, " is longer than 4096 characters"])));
     }
     if s.chars().any(char::is_control) {
-        return Err(invalid(
-            path,
-            cat(&[path, " contains a control character: ", clip(&s)]),
-        ));
+        return Err(invalid(path, cat(&[path, " contains a control character: ", clip(&s)])));
     }
     Ok(s)
 }
@@ -354,22 +231,13 @@ mod tests {
         let p = Payment::from_text(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example/x","id":"ch_1","extra":{"a":1}}"#).unwrap();
         assert_eq!(p.pay_info, PayInfo::Text("https://pay.example/x".into()));
         assert_eq!(p.raw.get("id"), Some(&Json::str("ch_1")));
-        let p = Payment::from_text(
-            r#"{"pay_channel":"wallet1_pub","pay_info":"{\"tradeNo\":\"T1\"}"}"#,
-        )
-        .unwrap();
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1_pub","pay_info":"{\"tradeNo\":\"T1\"}"}"#).unwrap();
         assert_eq!(p.trade_no(Channel::Wallet1Pub).unwrap(), "T1");
         let p = Payment::from_text(r#"{"pay_channel":"wallet2_lite","pay_info":{"timeStamp":1700000000,"nonceStr":"n","package":"prepay_id=1","signType":"RSA","paySign":"s"}}"#).unwrap();
         let params = p.wallet2_params(Channel::Wallet2Lite, false).unwrap();
         assert_eq!(params[0], ("timeStamp", "1700000000".to_string()));
-        let p = Payment::from_text(
-            r#"{"pay_channel":"cardnet","expend":{"pay_url":"https://c.example/p"}}"#,
-        )
-        .unwrap();
-        assert_eq!(
-            p.expend_pay_url(Channel::Cardnet).unwrap(),
-            "https://c.example/p"
-        );
+        let p = Payment::from_text(r#"{"pay_channel":"cardnet","expend":{"pay_url":"https://c.example/p"}}"#).unwrap();
+        assert_eq!(p.expend_pay_url(Channel::Cardnet).unwrap(), "https://c.example/p");
     }
 
     #[test]
@@ -382,41 +250,24 @@ mod tests {
             (r#"{"pay_channel":7}"#, "pay_channel"),
             (r#"{"pay_channel":""}"#, "pay_channel"),
             (r#"{"pay_channel":"wallet1","expend":"x"}"#, "expend"),
-            (
-                r#"{"pay_channel":"cardnet","expend":{"pay_url":1}}"#,
-                "expend.pay_url",
-            ),
+            (r#"{"pay_channel":"cardnet","expend":{"pay_url":1}}"#, "expend.pay_url"),
             (r#"{"pay_channel":"wallet1","pay_info":"{bad"}"#, "pay_info"),
             ("{bad", "payment"),
         ];
         for (t, field) in cases {
             let e = Payment::from_text(t).unwrap_err();
-            assert_eq!(
-                (e.code, e.field.as_deref()),
-                (Code::InvalidPayment, Some(*field)),
-                "{t}"
-            );
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidPayment, Some(*field)), "{t}");
         }
-        let p = Payment::from_text(r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":"1","nonceStr":"n","package":"p","signType":"RSA"}}"#).unwrap();
+        let p = Payment::from_text(
+            r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":"1","nonceStr":"n","package":"p","signType":"RSA"}}"#,
+        )
+        .unwrap();
         let e = p.wallet2_params(Channel::Wallet2Pub, true).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("pay_info.paySign"));
         assert_eq!(e.message, "pay_info.paySign is missing (wallet2_pub needs appId, timeStamp, nonceStr, package, signType, paySign)");
-        let p = Payment::from_text(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":""}}"#)
-            .unwrap();
-        assert_eq!(
-            p.trade_no(Channel::Wallet1Pub)
-                .unwrap_err()
-                .field
-                .as_deref(),
-            Some("pay_info.tradeNO")
-        );
+        let p = Payment::from_text(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":""}}"#).unwrap();
+        assert_eq!(p.trade_no(Channel::Wallet1Pub).unwrap_err().field.as_deref(), Some("pay_info.tradeNO"));
         let p = Payment::from_text(r#"{"pay_channel":"wallet1","pay_info":{"x":1}}"#).unwrap();
-        assert_eq!(
-            p.pay_info_url(Channel::Wallet1)
-                .unwrap_err()
-                .field
-                .as_deref(),
-            Some("pay_info")
-        );
+        assert_eq!(p.pay_info_url(Channel::Wallet1).unwrap_err().field.as_deref(), Some("pay_info"));
     }
 }

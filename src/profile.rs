@@ -102,13 +102,8 @@ impl Default for Profile {
                 oauth_token_url: s("https://api.wallet2.example/sns/oauth2/access_token"),
                 session_url: s("https://api.wallet2.example/sns/jscode2session"),
             },
-            cardnet: CardnetProfile {
-                auth_url: s("https://open.cardnet.example/oauth/authorize"),
-            },
-            mobile_tokens: ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"]
-                .iter()
-                .map(|t| s(t))
-                .collect(),
+            cardnet: CardnetProfile { auth_url: s("https://open.cardnet.example/oauth/authorize") },
+            mobile_tokens: ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"].iter().map(|t| s(t)).collect(),
             channel_aliases: Vec::new(),
         }
     }
@@ -137,9 +132,7 @@ fn valid(kind: Kind, v: &str) -> core::result::Result<(), &'static str> {
     let token = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'/' | b'-');
     match kind {
         Kind::Ident => {
-            let ok = !b[0].is_ascii_digit()
-                && b.iter()
-                    .all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$');
+            let ok = !b[0].is_ascii_digit() && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$');
             if ok {
                 Ok(())
             } else {
@@ -155,27 +148,11 @@ fn valid(kind: Kind, v: &str) -> core::result::Result<(), &'static str> {
         }
         Kind::Scheme => {
             let shape = b[0].is_ascii_lowercase()
-                && b.iter().all(|c| {
-                    c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'.' | b'-')
-                });
+                && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'.' | b'-'));
             if !shape {
                 return Err("must be a lowercase URL scheme");
             }
-            if [
-                "javascript",
-                "data",
-                "vbscript",
-                "file",
-                "blob",
-                "about",
-                "filesystem",
-                "http",
-                "https",
-                "ws",
-                "wss",
-            ]
-            .contains(&v)
-            {
+            if ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "http", "https", "ws", "wss"].contains(&v) {
                 return Err("must be an app scheme, not one that loads or runs content");
             }
             Ok(())
@@ -211,15 +188,11 @@ fn set_str(slot: &mut String, v: &Json, kind: Kind, field: &str) -> Result<()> {
 }
 
 fn members<'a>(v: &'a Json, field: &str) -> Result<&'a [(String, Json)]> {
-    v.as_obj()
-        .ok_or_else(|| bad(field, &cat(&["must be an object, not ", v.kind()])))
+    v.as_obj().ok_or_else(|| bad(field, &cat(&["must be an object, not ", v.kind()])))
 }
 
 fn unknown(field: &str) -> PayError {
-    bad(
-        field,
-        "is not a profile field (check its spelling against defaultProfile())",
-    )
+    bad(field, "is not a profile field (check its spelling against defaultProfile())")
 }
 
 impl Profile {
@@ -276,19 +249,9 @@ impl Profile {
                             self.channel_aliases.retain(|(a, _)| a != alias);
                             continue;
                         }
-                        let name = target
-                            .as_str()
-                            .ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
-                        let ch = Channel::from_name(name).ok_or_else(|| {
-                            bad(
-                                &f2,
-                                &cat(&[
-                                    "names ",
-                                    clip(name),
-                                    ", which is not a channel of this module",
-                                ]),
-                            )
-                        })?;
+                        let name = target.as_str().ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
+                        let ch = Channel::from_name(name)
+                            .ok_or_else(|| bad(&f2, &cat(&["names ", clip(name), ", which is not a channel of this module"])))?;
                         if alias.is_empty() || alias.len() > 64 {
                             return Err(bad(&f2, "must be an alias of 1 to 64 characters"));
                         }
@@ -369,23 +332,13 @@ impl Profile {
 
     /// The channel a `pay_channel` value names, through the aliases.
     pub fn resolve_channel(&self, name: &str) -> Option<Channel> {
-        Channel::from_name(name).or_else(|| {
-            self.channel_aliases
-                .iter()
-                .find(|(a, _)| a == name)
-                .map(|(_, c)| *c)
-        })
+        Channel::from_name(name).or_else(|| self.channel_aliases.iter().find(|(a, _)| a == name).map(|(_, c)| *c))
     }
 
     /// The status a wallet1 trade-pay result code stands for (unknown codes
     /// are failures).
     pub fn wallet1_status(&self, code: &str) -> Status {
-        self.wallet1
-            .result_codes
-            .iter()
-            .find(|(c, _)| c == code)
-            .map(|(_, s)| *s)
-            .unwrap_or(Status::Failed)
+        self.wallet1.result_codes.iter().find(|(c, _)| c == code).map(|(_, s)| *s).unwrap_or(Status::Failed)
     }
 
     /// The profile as JavaScript sees it (`defaultProfile()`).
@@ -402,15 +355,7 @@ impl Profile {
                     ("readyEvent", s(&w1.ready_event)),
                     ("uaToken", s(&w1.ua_token)),
                     ("miniProgramGlobal", s(&w1.mini_program_global)),
-                    (
-                        "resultCodes",
-                        Json::Obj(
-                            w1.result_codes
-                                .iter()
-                                .map(|(c, st)| (c.clone(), Json::str(st.as_str())))
-                                .collect(),
-                        ),
-                    ),
+                    ("resultCodes", Json::Obj(w1.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect())),
                     ("authUrl", s(&w1.auth_url)),
                     ("tokenUrl", s(&w1.token_url)),
                     ("tokenMethod", s(&w1.token_method)),
@@ -430,23 +375,9 @@ impl Profile {
                     ("sessionUrl", s(&w2.session_url)),
                 ]),
             ),
-            (
-                "cardnet",
-                Json::obj(vec![("authUrl", s(&self.cardnet.auth_url))]),
-            ),
-            (
-                "mobileTokens",
-                Json::Arr(self.mobile_tokens.iter().map(s).collect()),
-            ),
-            (
-                "channelAliases",
-                Json::Obj(
-                    self.channel_aliases
-                        .iter()
-                        .map(|(a, c)| (a.clone(), Json::str(c.name())))
-                        .collect(),
-                ),
-            ),
+            ("cardnet", Json::obj(vec![("authUrl", s(&self.cardnet.auth_url))])),
+            ("mobileTokens", Json::Arr(self.mobile_tokens.iter().map(s).collect())),
+            ("channelAliases", Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect())),
         ])
     }
 
@@ -488,44 +419,17 @@ mod tests {
     #[test]
     fn refuses_bad_fields_by_name() {
         for (t, field) in [
-            (
-                r#"{"wallet1":{"scheme":"javascript"}}"#,
-                "profile.wallet1.scheme",
-            ),
-            (
-                r#"{"wallet1":{"scheme":"Bad Scheme"}}"#,
-                "profile.wallet1.scheme",
-            ),
+            (r#"{"wallet1":{"scheme":"javascript"}}"#, "profile.wallet1.scheme"),
+            (r#"{"wallet1":{"scheme":"Bad Scheme"}}"#, "profile.wallet1.scheme"),
             (r#"{"wallet1":{"bridge":"a.b"}}"#, "profile.wallet1.bridge"),
             (r#"{"wallet1":{"brige":"X"}}"#, "profile.wallet1.brige"),
-            (
-                r#"{"wallet2":{"authorizeUrl":"http://x.example/"}}"#,
-                "profile.wallet2.authorizeUrl",
-            ),
-            (
-                r#"{"wallet2":{"redirectFragment":"x"}}"#,
-                "profile.wallet2.redirectFragment",
-            ),
-            (
-                r#"{"wallet2":{"payMethod":5}}"#,
-                "profile.wallet2.payMethod",
-            ),
-            (
-                r#"{"cardnet":{"authUrl":"javascript:alert(1)"}}"#,
-                "profile.cardnet.authUrl",
-            ),
-            (
-                r#"{"channelAliases":{"x":"nope"}}"#,
-                "profile.channelAliases.x",
-            ),
-            (
-                r#"{"channelAliases":{"wallet1":"cardnet"}}"#,
-                "profile.channelAliases.wallet1",
-            ),
-            (
-                r#"{"wallet1":{"resultCodes":{"9000":"great"}}}"#,
-                "profile.wallet1.resultCodes.9000",
-            ),
+            (r#"{"wallet2":{"authorizeUrl":"http://x.example/"}}"#, "profile.wallet2.authorizeUrl"),
+            (r#"{"wallet2":{"redirectFragment":"x"}}"#, "profile.wallet2.redirectFragment"),
+            (r#"{"wallet2":{"payMethod":5}}"#, "profile.wallet2.payMethod"),
+            (r#"{"cardnet":{"authUrl":"javascript:alert(1)"}}"#, "profile.cardnet.authUrl"),
+            (r#"{"channelAliases":{"x":"nope"}}"#, "profile.channelAliases.x"),
+            (r#"{"channelAliases":{"wallet1":"cardnet"}}"#, "profile.channelAliases.wallet1"),
+            (r#"{"wallet1":{"resultCodes":{"9000":"great"}}}"#, "profile.wallet1.resultCodes.9000"),
             (r#"{"mobileTokens":"Mobile"}"#, "profile.mobileTokens"),
             (r#"{"wallet1":[]}"#, "profile.wallet1"),
         ] {
@@ -534,12 +438,6 @@ mod tests {
             assert_eq!(e.field.as_deref(), Some(field), "{t}");
             assert!(e.message.starts_with(field), "{}", e.message);
         }
-        assert_eq!(
-            Profile::from_patch(Some(&Json::Num(3.0)))
-                .unwrap_err()
-                .field
-                .as_deref(),
-            Some("profile")
-        );
+        assert_eq!(Profile::from_patch(Some(&Json::Num(3.0))).unwrap_err().field.as_deref(), Some("profile"));
     }
 }

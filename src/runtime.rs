@@ -74,8 +74,7 @@ pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
     } else {
         Host::Browser
     };
-    let mobile =
-        host.is_mini_program() || profile.mobile_tokens.iter().any(|t| contains_token(ua, t));
+    let mobile = host.is_mini_program() || profile.mobile_tokens.iter().any(|t| contains_token(ua, t));
     Runtime { host, mobile }
 }
 
@@ -89,8 +88,7 @@ fn contains_token(ua: &str, token: &str) -> bool {
     (0..=u.len() - t.len()).any(|i| {
         u[i..i + t.len()].eq_ignore_ascii_case(t)
             && (i == 0 || !u[i - 1].is_ascii_alphanumeric())
-            && u.get(i + t.len())
-                .is_none_or(|c| !c.is_ascii_alphanumeric())
+            && u.get(i + t.len()).is_none_or(|c| !c.is_ascii_alphanumeric())
     })
 }
 
@@ -99,13 +97,11 @@ impl Runtime {
     pub fn from_json(v: &Json) -> Result<Runtime> {
         let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, cat(&[f, " ", m]));
         if v.as_obj().is_none() {
-            return Err(bad(
-                "runtime",
-                &cat(&["must be an object { host, mobile }, not ", v.kind()]),
-            ));
+            return Err(bad("runtime", &cat(&["must be an object { host, mobile }, not ", v.kind()])));
         }
         let host = match v.get("host") {
-            Some(Json::Str(s)) => Host::from_name(s).ok_or_else(|| bad("runtime.host", "must be browser, wallet1, wallet2, wallet1_mini_program or wallet2_mini_program"))?,
+            Some(Json::Str(s)) => Host::from_name(s)
+                .ok_or_else(|| bad("runtime.host", "must be browser, wallet1, wallet2, wallet1_mini_program or wallet2_mini_program"))?,
             _ => return Err(bad("runtime.host", "must be a string naming the host")),
         };
         let mobile = match v.get("mobile") {
@@ -117,10 +113,7 @@ impl Runtime {
     }
 
     pub fn to_json(self) -> Json {
-        Json::obj(vec![
-            ("host", Json::str(self.host.as_str())),
-            ("mobile", Json::Bool(self.mobile)),
-        ])
+        Json::obj(vec![("host", Json::str(self.host.as_str())), ("mobile", Json::Bool(self.mobile))])
     }
 }
 
@@ -129,41 +122,16 @@ mod tests {
     use super::*;
 
     fn ua(s: &str) -> Runtime {
-        detect(
-            &Probe {
-                user_agent: s.into(),
-                has_document: true,
-                ..Probe::default()
-            },
-            &Profile::default(),
-        )
+        detect(&Probe { user_agent: s.into(), has_document: true, ..Probe::default() }, &Profile::default())
     }
 
     #[test]
     fn user_agents() {
         let phone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
-        assert_eq!(
-            ua(phone),
-            Runtime {
-                host: Host::Browser,
-                mobile: true
-            }
-        );
-        assert_eq!(
-            ua(&[phone, " Wallet2Client/8.0.40"].concat()).host,
-            Host::Wallet2
-        );
-        assert_eq!(
-            ua(&[phone, " Wallet1Client/10.5"].concat()).host,
-            Host::Wallet1
-        );
-        assert_eq!(
-            ua("Mozilla/5.0 (X11; Linux x86_64) Chrome/120"),
-            Runtime {
-                host: Host::Browser,
-                mobile: false
-            }
-        );
+        assert_eq!(ua(phone), Runtime { host: Host::Browser, mobile: true });
+        assert_eq!(ua(&[phone, " Wallet2Client/8.0.40"].concat()).host, Host::Wallet2);
+        assert_eq!(ua(&[phone, " Wallet1Client/10.5"].concat()).host, Host::Wallet1);
+        assert_eq!(ua("Mozilla/5.0 (X11; Linux x86_64) Chrome/120"), Runtime { host: Host::Browser, mobile: false });
         assert_eq!(ua("Mozilla/5.0 NotWallet1Clientx").host, Host::Browser);
         assert!(ua("Mozilla/5.0 (Linux; Android 14)").mobile);
     }
@@ -171,43 +139,17 @@ mod tests {
     #[test]
     fn mini_program_globals() {
         let p = Profile::default();
-        let mp = |w1, w2, doc| {
-            detect(
-                &Probe {
-                    user_agent: String::new(),
-                    has_document: doc,
-                    wallet1_global: w1,
-                    wallet2_global: w2,
-                },
-                &p,
-            )
-        };
-        assert_eq!(
-            mp(true, false, false),
-            Runtime {
-                host: Host::Wallet1MiniProgram,
-                mobile: true
-            }
-        );
+        let mp = |w1, w2, doc| detect(&Probe { user_agent: String::new(), has_document: doc, wallet1_global: w1, wallet2_global: w2 }, &p);
+        assert_eq!(mp(true, false, false), Runtime { host: Host::Wallet1MiniProgram, mobile: true });
         assert_eq!(mp(false, true, false).host, Host::Wallet2MiniProgram);
         assert_eq!(mp(false, true, true).host, Host::Browser);
     }
 
     #[test]
     fn runtime_option() {
-        let j =
-            crate::json::parse(r#"{"host":"wallet2"}"#, Code::InvalidOptions, "runtime").unwrap();
-        assert_eq!(
-            Runtime::from_json(&j).unwrap(),
-            Runtime {
-                host: Host::Wallet2,
-                mobile: false
-            }
-        );
+        let j = crate::json::parse(r#"{"host":"wallet2"}"#, Code::InvalidOptions, "runtime").unwrap();
+        assert_eq!(Runtime::from_json(&j).unwrap(), Runtime { host: Host::Wallet2, mobile: false });
         let j = crate::json::parse(r#"{"host":"tv"}"#, Code::InvalidOptions, "runtime").unwrap();
-        assert_eq!(
-            Runtime::from_json(&j).unwrap_err().field.as_deref(),
-            Some("runtime.host")
-        );
+        assert_eq!(Runtime::from_json(&j).unwrap_err().field.as_deref(), Some("runtime.host"));
     }
 }

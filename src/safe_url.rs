@@ -68,20 +68,14 @@ impl HostRule {
         match self {
             HostRule::Exact(h) => h == host,
             HostRule::Suffix(s) => {
-                host.len() > s.len() + 1
-                    && host.ends_with(s.as_str())
-                    && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+                host.len() > s.len() + 1 && host.ends_with(s.as_str()) && host.as_bytes()[host.len() - s.len() - 1] == b'.'
             }
         }
     }
 }
 
 fn unsafe_url(field: &str, why: &str) -> PayError {
-    PayError::field(
-        Code::UnsafeUrl,
-        field,
-        cat(&[field, " is not a safe URL to open: ", why]),
-    )
+    PayError::field(Code::UnsafeUrl, field, cat(&[field, " is not a safe URL to open: ", why]))
 }
 
 /// Checks `url` (the value of input `field`) against the strict rules and
@@ -93,26 +87,15 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
             return Err(PayError::field(
                 Code::UnsafeUrl,
                 field,
-                cat(&[
-                    field,
-                    " points at host ",
-                    &host,
-                    ", which is not in allowedHosts",
-                ]),
+                cat(&[field, " points at host ", &host, ", which is not in allowedHosts"]),
             ));
         }
     }
-    Ok(SafeUrl {
-        url: url.to_string(),
-        host,
-    })
+    Ok(SafeUrl { url: url.to_string(), host })
 }
 
 /// The shape check alone; returns the lowercased host or why it failed.
-pub fn check_shape(
-    url: &str,
-    insecure_loopback: bool,
-) -> core::result::Result<String, &'static str> {
+pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<String, &'static str> {
     if url.is_empty() {
         return Err("it is empty");
     }
@@ -152,11 +135,7 @@ pub fn check_shape(
         None => (authority, None),
     };
     if let Some(p) = port {
-        if p.is_empty()
-            || p.len() > 5
-            || !p.bytes().all(|b| b.is_ascii_digit())
-            || p.starts_with('0')
-        {
+        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.starts_with('0') {
             return Err("its port is not a number from 1 to 65535");
         }
         let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
@@ -176,9 +155,7 @@ pub fn check_shape(
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    if s.len() >= prefix.len()
-        && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
-    {
+    if s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
         Some(&s[prefix.len()..])
     } else {
         None
@@ -195,8 +172,7 @@ fn plain_host(h: &str) -> bool {
     // dotted-decimal form is accepted, so that the host checked is the host
     // the browser connects to.
     let last = h.rsplit('.').next().unwrap_or("");
-    let numeric_last =
-        !last.is_empty() && (last.bytes().all(|b| b.is_ascii_digit()) || last.starts_with("0x"));
+    let numeric_last = !last.is_empty() && (last.bytes().all(|b| b.is_ascii_digit()) || last.starts_with("0x"));
     if numeric_last {
         return is_ipv4(h);
     }
@@ -213,8 +189,7 @@ fn is_reg_name(h: &str) -> bool {
             && b.len() <= 63
             && b[0] != b'-'
             && b[b.len() - 1] != b'-'
-            && b.iter()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
     })
 }
 
@@ -223,12 +198,7 @@ fn is_ipv4(h: &str) -> bool {
     for part in h.split('.') {
         n += 1;
         let b = part.as_bytes();
-        if n > 4
-            || b.is_empty()
-            || b.len() > 3
-            || !b.iter().all(u8::is_ascii_digit)
-            || (b.len() > 1 && b[0] == b'0')
-        {
+        if n > 4 || b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
             return false;
         }
         let v: u32 = b.iter().fold(0, |v, c| v * 10 + (c - b'0') as u32);
@@ -246,9 +216,7 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'%' {
-            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
-                && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
-            {
+            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)) {
                 return Err("it has a broken percent escape");
             }
             i += 3;
@@ -312,12 +280,7 @@ mod tests {
         ] {
             assert!(ok(u), "{u}");
         }
-        assert_eq!(
-            check("HTTPS://Pay.Example.com/", &UrlPolicy::default(), "u")
-                .unwrap()
-                .host,
-            "pay.example.com"
-        );
+        assert_eq!(check("HTTPS://Pay.Example.com/", &UrlPolicy::default(), "u").unwrap().host, "pay.example.com");
     }
 
     #[test]
@@ -366,33 +329,22 @@ mod tests {
 
     #[test]
     fn allowed_hosts() {
-        let rules = parse_allowed_hosts(
-            &["pay.example.com".into(), "*.cashier.example".into()],
-            "allowedHosts",
-        )
-        .unwrap();
-        let p = UrlPolicy {
-            allowed_hosts: Some(rules),
-            insecure_loopback: false,
-        };
+        let rules = parse_allowed_hosts(&["pay.example.com".into(), "*.cashier.example".into()], "allowedHosts").unwrap();
+        let p = UrlPolicy { allowed_hosts: Some(rules), insecure_loopback: false };
         assert!(check("https://pay.example.com/x", &p, "u").is_ok());
         assert!(check("https://a.cashier.example/x", &p, "u").is_ok());
         assert!(check("https://a.b.cashier.example/x", &p, "u").is_ok());
         assert!(check("https://cashier.example/x", &p, "u").is_err());
         assert!(check("https://evilcashier.example/x", &p, "u").is_err());
         assert!(check("https://pay.example.com.evil/x", &p, "u").is_err());
-        let e = parse_allowed_hosts(&["ok.example".into(), "bad host".into()], "allowedHosts")
-            .unwrap_err();
+        let e = parse_allowed_hosts(&["ok.example".into(), "bad host".into()], "allowedHosts").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("allowedHosts[1]"));
         assert_eq!(e.code, Code::InvalidOptions);
     }
 
     #[test]
     fn loopback_only_when_asked() {
-        let p = UrlPolicy {
-            allowed_hosts: None,
-            insecure_loopback: true,
-        };
+        let p = UrlPolicy { allowed_hosts: None, insecure_loopback: true };
         assert!(check("http://127.0.0.1:8080/cashier", &p, "u").is_ok());
         assert!(check("http://localhost:8080/cashier", &p, "u").is_ok());
         assert!(check("http://evil.example/", &p, "u").is_err());

@@ -24,6 +24,7 @@ use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 
 type Waiter = Box<dyn FnOnce(JsValue)>;
+type OnReady<T> = Rc<RefCell<Option<Box<dyn FnOnce(JsValue) -> T>>>>;
 
 struct Entry {
     name: String,
@@ -59,12 +60,7 @@ fn add_waiter(target: &web_sys::EventTarget, name: &str, event: &str, w: Waiter)
         }
         let (n, ev) = (name.to_string(), event.to_string());
         let listener = EventListener::new(target, event.to_string(), move |_| ready(&n, &ev));
-        entries.push(Entry {
-            name: name.to_string(),
-            event: event.to_string(),
-            listener: Some(listener),
-            waiters: vec![(id, w)],
-        });
+        entries.push(Entry { name: name.to_string(), event: event.to_string(), listener: Some(listener), waiters: vec![(id, w)] });
     });
     id
 }
@@ -165,7 +161,12 @@ fn timeout_error(name: &str, timeout_ms: u32) -> PayError {
 
 /// Waits for `globalThis[name]` (announced by `event` on the document) and
 /// runs `on_ready` with it in the same turn, at most once.
-pub async fn wait_then<T: 'static>(name: &str, event: &str, timeout_ms: u32, on_ready: impl FnOnce(JsValue) -> T + 'static) -> Result<T, PayError> {
+pub async fn wait_then<T: 'static>(
+    name: &str,
+    event: &str,
+    timeout_ms: u32,
+    on_ready: impl FnOnce(JsValue) -> T + 'static,
+) -> Result<T, PayError> {
     let Some(doc) = env::document() else {
         // No page to listen on: only a bridge that is already there counts.
         let b = env::global_get(name);
@@ -178,7 +179,7 @@ pub async fn wait_then<T: 'static>(name: &str, event: &str, timeout_ms: u32, on_
         ));
     };
     let result: SharedSlot<Result<T, PayError>> = slot();
-    let action: Rc<RefCell<Option<Box<dyn FnOnce(JsValue) -> T>>>> = Rc::new(RefCell::new(Some(Box::new(on_ready))));
+    let action: OnReady<T> = Rc::new(RefCell::new(Some(Box::new(on_ready))));
     let run = {
         let (action, result) = (action.clone(), result.clone());
         move |bridge: JsValue| {
@@ -217,7 +218,8 @@ pub async fn wait_then<T: 'static>(name: &str, event: &str, timeout_ms: u32, on_
 }
 
 fn check_name(v: &str, field: &str) -> Result<(), PayError> {
-    let ok = !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b':' | b'-'));
+    let ok =
+        !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b':' | b'-'));
     if ok {
         Ok(())
     } else {
@@ -230,7 +232,8 @@ fn check_name(v: &str, field: &str) -> Result<(), PayError> {
 pub fn wait_for_bridge(name: JsValue, ready_event: JsValue, options: JsValue) -> js_sys::Promise {
     let args = (|| {
         let name = name.as_string().ok_or_else(|| PayError::field(Code::InvalidOptions, "name", "name must be a string"))?;
-        let event = ready_event.as_string().ok_or_else(|| PayError::field(Code::InvalidOptions, "readyEvent", "readyEvent must be a string"))?;
+        let event =
+            ready_event.as_string().ok_or_else(|| PayError::field(Code::InvalidOptions, "readyEvent", "readyEvent must be a string"))?;
         check_name(&name, "name")?;
         check_name(&event, "readyEvent")?;
         let opts = super::exports::options_from(&options)?;

@@ -24,14 +24,15 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-type Callbacks = Vec<Closure<dyn FnMut(JsValue)>>;
+type Callback1 = Closure<dyn FnMut(JsValue)>;
+type Callbacks = Vec<Callback1>;
 
 thread_local! {
     static BUSY: Cell<bool> = const { Cell::new(false) };
     /// Wallet callbacks of finished payments, kept a while so that a late or
     /// repeated call from a wallet lands in a no-op instead of a freed
     /// closure. Bounded: the oldest go first.
-    static RETAINED: RefCell<VecDeque<Closure<dyn FnMut(JsValue)>>> = const { RefCell::new(VecDeque::new()) };
+    static RETAINED: RefCell<VecDeque<Callback1>> = const { RefCell::new(VecDeque::new()) };
 }
 
 const RETAIN: usize = 32;
@@ -140,7 +141,15 @@ fn js_code(e: &JsValue) -> Option<String> {
     env::get(e, "code").as_string()
 }
 
-async fn perform(action: &Action, channel: &str, opts: &Options, runtime: Runtime, options_js: &JsValue, events: &Events, cbs: &mut Callbacks) -> Result<(PayResult, JsValue), JsValue> {
+async fn perform(
+    action: &Action,
+    channel: &str,
+    opts: &Options,
+    runtime: Runtime,
+    options_js: &JsValue,
+    events: &Events,
+    cbs: &mut Callbacks,
+) -> Result<(PayResult, JsValue), JsValue> {
     let profile = &opts.profile;
     match action {
         Action::Redirect { url } => {
@@ -164,14 +173,40 @@ async fn perform(action: &Action, channel: &str, opts: &Options, runtime: Runtim
         Action::Wallet1TradePay { trade_no, via: Via::Bridge } => {
             let w = &profile.wallet1;
             let params = obj(&[("tradeNO", trade_no)]);
-            let raw = bridge_call(runtime, Host::Wallet1, &w.bridge, &w.ready_event, opts.timeout_ms, "call", "tradePay", params, channel, events, cbs).await?;
+            let raw = bridge_call(
+                runtime,
+                Host::Wallet1,
+                &w.bridge,
+                &w.ready_event,
+                opts.timeout_ms,
+                "call",
+                "tradePay",
+                params,
+                channel,
+                events,
+                cbs,
+            )
+            .await?;
             let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
             Ok((outcome::wallet1_result(profile, channel, &answer), raw))
         }
         Action::Wallet2BridgePay { params } => {
             let w = &profile.wallet2;
             let p = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
-            let raw = bridge_call(runtime, Host::Wallet2, &w.bridge, &w.ready_event, opts.timeout_ms, "invoke", &w.pay_method, p, channel, events, cbs).await?;
+            let raw = bridge_call(
+                runtime,
+                Host::Wallet2,
+                &w.bridge,
+                &w.ready_event,
+                opts.timeout_ms,
+                "invoke",
+                &w.pay_method,
+                p,
+                channel,
+                events,
+                cbs,
+            )
+            .await?;
             let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
             Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
         }
@@ -341,7 +376,14 @@ fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str
     Ok(api)
 }
 
-async fn mini_call(api: &JsValue, method: &str, req: JsValue, with_complete: bool, events: &Events, cbs: &mut Callbacks) -> Result<(Callback, JsValue), JsValue> {
+async fn mini_call(
+    api: &JsValue,
+    method: &str,
+    req: JsValue,
+    with_complete: bool,
+    events: &Events,
+    cbs: &mut Callbacks,
+) -> Result<(Callback, JsValue), JsValue> {
     let result: SharedSlot<(Callback, JsValue)> = slot();
     let mut names = vec![("success", Callback::Success), ("fail", Callback::Fail)];
     if with_complete {
@@ -353,7 +395,8 @@ async fn mini_call(api: &JsValue, method: &str, req: JsValue, with_complete: boo
         cbs.push(cb);
     }
     events.emit("called", Some(&obj(&[("method", method)])));
-    let f = env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
+    let f =
+        env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
     f.call1(api, &req).map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
     let (which, raw) = await_callback(result).await;
     if raw.as_string().as_deref() == Some(RETURNED_WITHOUT_CALLBACK) {
@@ -363,7 +406,13 @@ async fn mini_call(api: &JsValue, method: &str, req: JsValue, with_complete: boo
 }
 
 /// Asks the merchant's `confirm(payment, result)` for the verified status.
-async fn confirm_status(confirm: &Function, payment_js: &JsValue, result: &PayResult, raw: &JsValue, timeout_ms: u32) -> Result<Status, JsValue> {
+async fn confirm_status(
+    confirm: &Function,
+    payment_js: &JsValue,
+    result: &PayResult,
+    raw: &JsValue,
+    timeout_ms: u32,
+) -> Result<Status, JsValue> {
     let hint = to_js(&result.to_json());
     if !raw.is_undefined() {
         set(&hint, "raw", raw);
@@ -391,7 +440,8 @@ async fn confirm_status(confirm: &Function, payment_js: &JsValue, result: &PayRe
         return Err(err(&PayError::field(Code::ConfirmFailed, "confirm", m)));
     }
     Status::from_name(&text).ok_or_else(|| {
-        let m = cat(&["the confirm hook answered ", crate::safe_url::clip(&text), "; it must answer a PayResult status such as \"succeeded\""]);
+        let m =
+            cat(&["the confirm hook answered ", crate::safe_url::clip(&text), "; it must answer a PayResult status such as \"succeeded\""]);
         err(&PayError::field(Code::ConfirmFailed, "confirm", m))
     })
 }

@@ -27,10 +27,7 @@ thread_local! {
 
 /// Runs `f` to completion in the background.
 pub fn spawn(f: impl Future<Output = ()> + 'static) {
-    let t = Rc::new(Task {
-        future: RefCell::new(Some(Box::pin(f))),
-        queued: Cell::new(false),
-    });
+    let t = Rc::new(Task { future: RefCell::new(Some(Box::pin(f))), queued: Cell::new(false) });
     schedule(t);
 }
 

@@ -1,0 +1,56 @@
+// paybridge for browsers and bundlers. `ready()` loads the .wasm next to
+// this file (or the one given as `ready({ wasm })`); `pay()` awaits it by
+// itself, other calls throw PayError `not_ready` until it has resolved.
+import * as bg from "./paybridge_bg.js";
+import { PayError, link, api, __wasmMemoryBytes } from "./shared.js";
+
+export { PayError, __wasmMemoryBytes };
+
+let loading = null;
+let loaded = false;
+
+async function instantiate(src) {
+  const imports = { "./paybridge_bg.js": bg };
+  if (src instanceof WebAssembly.Module) return WebAssembly.instantiate(src, imports);
+  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
+    return (await WebAssembly.instantiate(src, imports)).instance;
+  }
+  const response = fetch(src);
+  if (typeof WebAssembly.instantiateStreaming === "function") {
+    try {
+      return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+    } catch (e) {
+      // A server that does not send application/wasm: read the bytes instead.
+      if (!(e instanceof TypeError)) throw e;
+    }
+  }
+  const bytes = await (await response).arrayBuffer();
+  return (await WebAssembly.instantiate(bytes, imports)).instance;
+}
+
+/** Loads the WebAssembly once; later calls return the same promise. */
+export function ready(options) {
+  if (!loading) {
+    const src = options?.wasm ?? new URL("./paybridge_bg.wasm", import.meta.url);
+    loading = instantiate(src).then(
+      (instance) => {
+        link(bg, instance.exports);
+        loaded = true;
+      },
+      (e) => {
+        loading = null;
+        throw new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e}`, "not_ready", "wasm", undefined, e);
+      },
+    );
+  }
+  return loading;
+}
+
+/** Plans, waits, performs and reports a payment. */
+export async function pay(payment, options) {
+  await ready();
+  return bg.pay(payment, options);
+}
+
+export const { planAction, defaultProfile, detectRuntime, waitForBridge } = api(bg, () => loaded);
+export const __debugCounts = () => bg.__debugCounts();
