@@ -39,9 +39,9 @@ pub struct AuthCallback {
     pub resp_code: Option<String>,
     /// Card network: the temporary code, valid five minutes.
     pub user_auth_code: Option<String>,
-    /// wallet1's `app_id` echo.
+    /// wallet1's `app_id` echo (wallet1 callbacks only).
     pub app_id: Option<String>,
-    /// wallet1's granted `scope`.
+    /// wallet1's granted `scope` (wallet1 callbacks only).
     pub scope: Option<String>,
     /// When the callback was read (ms since the epoch, whole).
     pub received_at: f64,
@@ -116,8 +116,8 @@ fn decode(s: &str, plus: bool) -> Option<String> {
     Some(s)
 }
 
-/// The decoded value of `key` (empty is absent); a key given twice must
-/// carry the same value.
+/// The decoded value of `key`; a key given twice must carry the same
+/// value.
 fn lookup(pairs: &[(&str, &str, bool)], key: &str) -> Result<Option<String>> {
     let mut found: Option<String> = None;
     for (k, v, plus) in pairs {
@@ -135,7 +135,7 @@ fn lookup(pairs: &[(&str, &str, bool)], key: &str) -> Result<Option<String>> {
             _ => found = Some(v),
         }
     }
-    Ok(found.filter(|v| !v.is_empty()))
+    Ok(found)
 }
 
 /// Equal strings, compared in time that does not depend on where they
@@ -161,13 +161,18 @@ pub fn parse_auth_callback(
     }
     let pairs = raw_pairs(url)?;
     let get = |k| lookup(&pairs, k);
-    let (auth_code, app_id, scope) = (get("auth_code")?, get("app_id")?, get("scope")?);
-    let (state, code) = (get("state")?, get("code")?);
+    let (auth_code, code) = (get("auth_code")?, get("code")?);
     let (resp_code, user_auth_code) = (get("respCode")?, get("userAuthCode")?);
-
-    let w1 = auth_code.is_some() || app_id.is_some();
+    // The provider is known by the keys it sends (even empty); `app_id`
+    // and `scope` are no sign of wallet1, as a merchant's own redirect
+    // address may carry them.
+    let w1 = auth_code.is_some();
     let w2 = code.is_some();
     let cn = resp_code.is_some() || user_auth_code.is_some();
+    let given = |v: Option<String>| v.filter(|v| !v.is_empty());
+    let (auth_code, code) = (given(auth_code), given(code));
+    let (resp_code, user_auth_code) = (given(resp_code), given(user_auth_code));
+    let state = given(get("state")?);
     let provider =
         match (w1, w2, cn) {
             (true, false, false) => Provider::Wallet1,
@@ -234,6 +239,10 @@ pub fn parse_auth_callback(
         _ => {}
     }
 
+    let (app_id, scope) = match provider {
+        Provider::Wallet1 => (given(get("app_id")?), given(get("scope")?)),
+        _ => (None, None),
+    };
     Ok(AuthCallback {
         provider,
         code: auth_code.or(code),
