@@ -5,10 +5,10 @@
 //! the builders produce and as the simulated provider's URL writer.
 
 use paybridge::authorize::{
-    cardnet_auth_url, cardnet_order, is_user_auth_code_fresh, new_state, parse_auth_callback,
-    read_wallet1_token, read_wallet2_openid, wallet1_auth_url, wallet1_token_request,
-    wallet2_auth_url, wallet2_oauth_token_request, wallet2_session_request, AuthCallback, Provider,
-    USER_AUTH_CODE_TTL_MS,
+    cardnet_auth_url, cardnet_order, is_user_auth_code_fresh, is_user_auth_code_fresh_json,
+    new_state, parse_auth_callback, read_wallet1_token, read_wallet2_openid, wallet1_auth_url,
+    wallet1_token_request, wallet2_auth_url, wallet2_oauth_token_request, wallet2_session_request,
+    AuthCallback, Provider, USER_AUTH_CODE_TTL_MS,
 };
 use paybridge::json::parse;
 use paybridge::{Code, Json};
@@ -458,9 +458,14 @@ fn cardnet_round_trip_and_five_minutes() {
     let (c, f, _) = err_of(cardnet_order(&cb, NOW - 5.0));
     assert_eq!((c, f.as_str()), (Code::AuthExpired, "userAuthCode"));
     // The object the page kept gives the same answers.
-    let kept = AuthCallback::from_json(&cb.to_json()).unwrap();
-    assert!(is_user_auth_code_fresh(&kept, NOW + ttl - 1.0));
-    assert!(!is_user_auth_code_fresh(&kept, NOW + ttl));
+    let kept = cb.to_json();
+    assert!(is_user_auth_code_fresh_json(&kept, NOW + ttl - 1.0));
+    assert!(!is_user_auth_code_fresh_json(&kept, NOW + ttl));
+    assert!(!is_user_auth_code_fresh_json(&Json::Null, NOW));
+    assert!(!is_user_auth_code_fresh_json(
+        &j(r#"{"provider":"cardnet","userAuthCode":"u"}"#),
+        NOW
+    ));
 }
 
 #[test]

@@ -23,7 +23,7 @@
 //! authorization by mistake). A successful result thus has `respCode`
 //! `"00"` when it comes from the card network.
 
-use super::{bad, valid_state, Provider, STATE_RULE};
+use super::{bad, fail, valid_state, Provider, STATE_RULE};
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
 use crate::safe_url::{clip, MAX_URL};
@@ -45,10 +45,6 @@ pub struct AuthCallback {
     pub scope: Option<String>,
     /// When the callback was read (ms since the epoch, whole).
     pub received_at: f64,
-}
-
-fn fail(field: &str, why: &str) -> PayError {
-    PayError::field(Code::AuthFailed, field, cat(&[field, " ", why]))
 }
 
 /// The raw `key=value` pairs of the query (`plus`: `+` is a space) and of

@@ -3,17 +3,13 @@
 //! card-network callback. The page edge then asks the merchant's server to
 //! order with it and plans the redirect to `expend.pay_url`.
 
-use super::{AuthCallback, Provider};
+use super::{fail, AuthCallback, Provider};
 use crate::error::{cat, push_u64, Code, PayError, Result};
 use crate::json::Json;
 use crate::safe_url::clip;
 
 /// How long a card-network `userAuthCode` may be used: five minutes.
 pub const USER_AUTH_CODE_TTL_MS: f64 = 300_000.0;
-
-fn fail(field: &str, why: &str) -> PayError {
-    PayError::field(Code::AuthFailed, field, cat(&[field, " ", why]))
-}
 
 /// What the card-network payment may go on with: order with this code
 /// before `expires_at`.
@@ -90,4 +86,10 @@ pub fn cardnet_order(cb: &AuthCallback, now_ms: f64) -> Result<CardnetOrder> {
 /// less than five minutes old. `false` for any other callback.
 pub fn is_user_auth_code_fresh(cb: &AuthCallback, now_ms: f64) -> bool {
     cardnet_order(cb, now_ms).is_ok()
+}
+
+/// [`is_user_auth_code_fresh`] for the callback object the page kept
+/// (`false` when it is not one).
+pub fn is_user_auth_code_fresh_json(cb: &Json, now_ms: f64) -> bool {
+    AuthCallback::from_json(cb).is_ok_and(|cb| is_user_auth_code_fresh(&cb, now_ms))
 }

@@ -21,7 +21,10 @@ pub mod exchange;
 
 pub use build::{cardnet_auth_url, wallet1_auth_url, wallet2_auth_url};
 pub use callback::{parse_auth_callback, AuthCallback};
-pub use cardnet::{cardnet_order, is_user_auth_code_fresh, CardnetOrder, USER_AUTH_CODE_TTL_MS};
+pub use cardnet::{
+    cardnet_order, is_user_auth_code_fresh, is_user_auth_code_fresh_json, CardnetOrder,
+    USER_AUTH_CODE_TTL_MS,
+};
 pub use exchange::{
     read_wallet1_token, read_wallet2_openid, wallet1_token_request, wallet2_oauth_token_request,
     wallet2_session_request, ExchangeRequest, Wallet1Token,
@@ -94,6 +97,11 @@ impl AuthOptions {
         }
         Ok(o)
     }
+}
+
+/// An `auth_failed` error blamed on `field`.
+pub(crate) fn fail(field: &str, why: &str) -> PayError {
+    PayError::field(Code::AuthFailed, field, cat(&[field, " ", why]))
 }
 
 /// An `invalid_options` error blamed on `field`.
