@@ -9,6 +9,7 @@
 //! navigation and `fetch`).
 
 pub mod action;
+pub mod authorize;
 pub mod error;
 pub mod json;
 pub mod outcome;

@@ -1,0 +1,239 @@
+//! The addresses that start a user authorization.
+//!
+//! Each builder takes the parameters object of `API.md` (camelCase keys) and
+//! the options object, and gives the address to navigate to: the profile's
+//! base address (which may carry a query of its own: ours is appended with
+//! `&`), then the query parameters in the order the service document lists
+//! them, every value percent-encoded with [`COMPONENT`](crate::action::COMPONENT).
+//!
+//! - wallet1: `app_id`, `scope` (comma-joined), `redirect_uri`, `state`.
+//! - wallet2: `appid`, `redirect_uri`, `response_type=code`, `scope`,
+//!   `state`, `connect_redirect=1`, then the profile's `redirectFragment`.
+//! - card network: `version=1.0.0`, `redirectUrl`.
+//!
+//! The redirect address must pass [`safe_url::check`] (`unsafe_url`);
+//! `insecureLoopback: true` lets the local sandbox use `http://127.0.0.1`.
+
+use super::{app_id, bad, opt_str, params_obj, push_param, valid_state, AuthOptions, STATE_RULE};
+use crate::error::{cat, Code, PayError, Result};
+use crate::json::Json;
+use crate::safe_url::{self, UrlPolicy, MAX_URL};
+
+/// The card-network authorization `version`.
+pub const CARDNET_VERSION: &str = "1.0.0";
+
+/// The redirect address under `key`: a string that passes the strict check.
+fn redirect<'a>(params: &'a Json, key: &str, policy: &UrlPolicy) -> Result<&'a str> {
+    let v = opt_str(params, key, Code::UnsafeUrl)?.ok_or_else(|| {
+        PayError::field(
+            Code::UnsafeUrl,
+            key,
+            cat(&[
+                key,
+                " is missing (the https address the provider sends the user back to)",
+            ]),
+        )
+    })?;
+    safe_url::check(v, policy, key)?;
+    Ok(v)
+}
+
+fn state(params: &Json) -> Result<&str> {
+    match opt_str(params, "state", Code::InvalidOptions)? {
+        Some(s) if valid_state(s) => Ok(s),
+        Some(_) => Err(bad("state", STATE_RULE)),
+        None => Err(bad(
+            "state",
+            "is missing: it protects the callback against forgery (newState() makes one)",
+        )),
+    }
+}
+
+/// A scope token: a lowercase letter, then lowercase letters, digits and
+/// `_`, at most 64 characters.
+fn scope_token(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && b[0].is_ascii_lowercase()
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+/// wallet1's `scopes`: an array of scope names (or one string, names
+/// separated by commas), each `auth_` followed by a scope token
+/// (`auth_user` explicit, `auth_base` silent). Gives them comma-joined.
+fn wallet1_scopes(params: &Json) -> Result<String> {
+    const RULE: &str = "must list scopes such as auth_user (explicit) or auth_base (silent): lowercase auth_* names, as an array or separated by commas";
+    let mut names: Vec<&str> = Vec::new();
+    match params.get("scopes") {
+        Some(Json::Arr(items)) => {
+            for it in items {
+                names.push(it.as_str().ok_or_else(|| bad("scopes", RULE))?);
+            }
+        }
+        Some(Json::Str(s)) => names.extend(s.split(',')),
+        _ => return Err(bad("scopes", RULE)),
+    }
+    let ok = |s: &&str| s.len() > 5 && s.starts_with("auth_") && scope_token(s);
+    if names.is_empty() || names.len() > 16 || !names.iter().all(ok) {
+        return Err(bad("scopes", RULE));
+    }
+    Ok(names.join(","))
+}
+
+/// The profile's base address split from its fragment.
+fn base(url: &str) -> (String, &str) {
+    match url.split_once('#') {
+        Some((b, f)) => (b.into(), f),
+        None => (url.into(), ""),
+    }
+}
+
+/// The finished address: the base's fragment (or `fragment`) put back, and
+/// the whole checked once more (its length above all: an encoded redirect
+/// address grows up to three times).
+fn finish(mut url: String, fragment: &str, redirect_key: &str) -> Result<String> {
+    if !fragment.is_empty() {
+        if !fragment.starts_with('#') {
+            url.push('#');
+        }
+        url.push_str(fragment);
+    }
+    if url.len() > MAX_URL {
+        return Err(PayError::field(
+            Code::UnsafeUrl,
+            redirect_key,
+            cat(&[
+                redirect_key,
+                " is too long: the authorization address would pass 8192 characters",
+            ]),
+        ));
+    }
+    safe_url::check(&url, &UrlPolicy::default(), redirect_key)?;
+    Ok(url)
+}
+
+/// `wallet1AuthUrl({ appId, redirectUri, scopes, state }, options?)`.
+pub fn wallet1_auth_url(params: &Json, options: Option<&Json>) -> Result<String> {
+    let o = AuthOptions::from_json(options)?;
+    let p = params_obj(params)?;
+    let app = app_id(p)?;
+    let scopes = wallet1_scopes(p)?;
+    let uri = redirect(p, "redirectUri", &o.policy)?;
+    let st = state(p)?;
+    let (mut url, frag) = base(&o.profile.wallet1.auth_url);
+    push_param(&mut url, "app_id", app);
+    push_param(&mut url, "scope", &scopes);
+    push_param(&mut url, "redirect_uri", uri);
+    push_param(&mut url, "state", st);
+    finish(url, frag, "redirectUri")
+}
+
+/// `wallet2AuthUrl({ appId, redirectUri, scope, state }, options?)`.
+/// `scope` is one scope token (`snsapi_base`-like; silent authorization is
+/// enough to learn the openid).
+pub fn wallet2_auth_url(params: &Json, options: Option<&Json>) -> Result<String> {
+    let o = AuthOptions::from_json(options)?;
+    let p = params_obj(params)?;
+    let app = app_id(p)?;
+    let uri = redirect(p, "redirectUri", &o.policy)?;
+    let scope = match opt_str(p, "scope", Code::InvalidOptions)? {
+        Some(s) if scope_token(s) => s,
+        _ => {
+            return Err(bad(
+                "scope",
+                "must be one scope name: a lowercase letter, then lowercase letters, digits and _ (at most 64)",
+            ))
+        }
+    };
+    let st = state(p)?;
+    let w = &o.profile.wallet2;
+    let (mut url, _) = base(&w.authorize_url);
+    push_param(&mut url, "appid", app);
+    push_param(&mut url, "redirect_uri", uri);
+    push_param(&mut url, "response_type", "code");
+    push_param(&mut url, "scope", scope);
+    push_param(&mut url, "state", st);
+    push_param(&mut url, "connect_redirect", "1");
+    finish(url, &w.redirect_fragment, "redirectUri")
+}
+
+/// `cardnetAuthUrl({ redirectUrl }, options?)`. The card network sends no
+/// `state` back of its own: to protect the callback, put one in the query
+/// of `redirectUrl` and give it to `parseAuthCallback` as `expectedState`.
+pub fn cardnet_auth_url(params: &Json, options: Option<&Json>) -> Result<String> {
+    let o = AuthOptions::from_json(options)?;
+    let p = params_obj(params)?;
+    let uri = redirect(p, "redirectUrl", &o.policy)?;
+    let (mut url, frag) = base(&o.profile.cardnet.auth_url);
+    push_param(&mut url, "version", CARDNET_VERSION);
+    push_param(&mut url, "redirectUrl", uri);
+    finish(url, frag, "redirectUrl")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn j(t: &str) -> Json {
+        parse(t, Code::InvalidOptions, "params").unwrap()
+    }
+
+    #[test]
+    fn scopes_forms() {
+        for (t, want) in [
+            (r#"{"scopes":["auth_user"]}"#, "auth_user"),
+            (
+                r#"{"scopes":["auth_user","auth_base"]}"#,
+                "auth_user,auth_base",
+            ),
+            (r#"{"scopes":"auth_base,auth_user"}"#, "auth_base,auth_user"),
+            (r#"{"scopes":["auth_zhima_2"]}"#, "auth_zhima_2"),
+        ] {
+            assert_eq!(wallet1_scopes(&j(t)).unwrap(), want, "{t}");
+        }
+        for t in [
+            r#"{}"#,
+            r#"{"scopes":[]}"#,
+            r#"{"scopes":""}"#,
+            r#"{"scopes":"auth_"}"#,
+            r#"{"scopes":["auth_User"]}"#,
+            r#"{"scopes":["user"]}"#,
+            r#"{"scopes":"auth_user, auth_base"}"#,
+            r#"{"scopes":"auth_user,,auth_base"}"#,
+            r#"{"scopes":[1]}"#,
+            r#"{"scopes":{"a":1}}"#,
+        ] {
+            let e = wallet1_scopes(&j(t)).unwrap_err();
+            assert_eq!(
+                (e.code, e.field.as_deref()),
+                (Code::InvalidOptions, Some("scopes")),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn profile_fragment_and_query_are_kept() {
+        let o = j(r#"{"profile":{"cardnet":{"authUrl":"https://c.example/auth?x=1#top"}}}"#);
+        let u =
+            cardnet_auth_url(&j(r#"{"redirectUrl":"https://s.example/cb"}"#), Some(&o)).unwrap();
+        assert_eq!(
+            u,
+            "https://c.example/auth?x=1&version=1.0.0&redirectUrl=https%3A%2F%2Fs.example%2Fcb#top"
+        );
+    }
+
+    #[test]
+    fn overlong_redirect_is_refused() {
+        let long = cat(&["https://s.example/", &"%41".repeat(2700)]);
+        let mut m = vec![("redirectUrl", Json::Str(long))];
+        let e = cardnet_auth_url(&Json::obj(m.clone()), None).unwrap_err();
+        assert_eq!(e.code, Code::UnsafeUrl);
+        assert_eq!(e.field.as_deref(), Some("redirectUrl"));
+        m[0].1 = Json::str("https://s.example/cb");
+        assert!(cardnet_auth_url(&Json::obj(m), None).is_ok());
+    }
+}
