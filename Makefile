@@ -28,7 +28,7 @@ pkg: setup
 	$(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers \
 	  target/bindgen/paybridge_bg.wasm -o pkg/paybridge_bg.wasm
 	cp target/bindgen/paybridge_bg.js pkg/
-	cp www/lib/index.js www/lib/node.js www/lib/shared.js www/lib/index.d.ts \
+	cp www/lib/index.js www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/package.json www/lib/README.md pkg/
 	ln -sfn ../../pkg tests/node_modules/paybridge
 	@echo "pkg/ built"

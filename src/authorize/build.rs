@@ -25,14 +25,7 @@ pub const CARDNET_VERSION: &str = "1.0.0";
 /// The redirect address under `key`: a string that passes the strict check.
 fn redirect<'a>(params: &'a Json, key: &str, policy: &UrlPolicy) -> Result<&'a str> {
     let v = opt_str(params, key, Code::UnsafeUrl)?.ok_or_else(|| {
-        PayError::field(
-            Code::UnsafeUrl,
-            key,
-            cat(&[
-                key,
-                " is missing (the https address the provider sends the user back to)",
-            ]),
-        )
+        PayError::field(Code::UnsafeUrl, key, cat(&[key, " is missing (the https address the provider sends the user back to)"]))
     })?;
     safe_url::check(v, policy, key)?;
     Ok(v)
@@ -42,10 +35,7 @@ fn state(params: &Json) -> Result<&str> {
     match opt_str(params, "state", Code::InvalidOptions)? {
         Some(s) if valid_state(s) => Ok(s),
         Some(_) => Err(bad("state", STATE_RULE)),
-        None => Err(bad(
-            "state",
-            "is missing: it protects the callback against forgery (newState() makes one)",
-        )),
+        None => Err(bad("state", "is missing: it protects the callback against forgery (newState() makes one)")),
     }
 }
 
@@ -56,15 +46,15 @@ fn scope_token(s: &str) -> bool {
     !b.is_empty()
         && b.len() <= 64
         && b[0].is_ascii_lowercase()
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
 }
 
 /// wallet1's `scopes`: an array of scope names (or one string, names
 /// separated by commas), each `auth_` followed by a scope token
 /// (`auth_user` explicit, `auth_base` silent). Gives them comma-joined.
 fn wallet1_scopes(params: &Json) -> Result<String> {
-    const RULE: &str = "must list scopes such as auth_user (explicit) or auth_base (silent): lowercase auth_* names, as an array or separated by commas";
+    const RULE: &str =
+        "must list scopes such as auth_user (explicit) or auth_base (silent): lowercase auth_* names, as an array or separated by commas";
     let mut names: Vec<&str> = Vec::new();
     match params.get("scopes") {
         Some(Json::Arr(items)) => {
@@ -104,10 +94,7 @@ fn finish(mut url: String, fragment: &str, redirect_key: &str) -> Result<String>
         return Err(PayError::field(
             Code::UnsafeUrl,
             redirect_key,
-            cat(&[
-                redirect_key,
-                " is too long: the authorization address would pass 8192 characters",
-            ]),
+            cat(&[redirect_key, " is too long: the authorization address would pass 8192 characters"]),
         ));
     }
     safe_url::check(&url, &UrlPolicy::default(), redirect_key)?;
@@ -140,12 +127,7 @@ pub fn wallet2_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     let uri = redirect(p, "redirectUri", &o.policy)?;
     let scope = match opt_str(p, "scope", Code::InvalidOptions)? {
         Some(s) if scope_token(s) => s,
-        _ => {
-            return Err(bad(
-                "scope",
-                "must be one scope name: a lowercase letter, then lowercase letters, digits and _ (at most 64)",
-            ))
-        }
+        _ => return Err(bad("scope", "must be one scope name: a lowercase letter, then lowercase letters, digits and _ (at most 64)")),
     };
     let st = state(p)?;
     let w = &o.profile.wallet2;
@@ -185,10 +167,7 @@ mod tests {
     fn scopes_forms() {
         for (t, want) in [
             (r#"{"scopes":["auth_user"]}"#, "auth_user"),
-            (
-                r#"{"scopes":["auth_user","auth_base"]}"#,
-                "auth_user,auth_base",
-            ),
+            (r#"{"scopes":["auth_user","auth_base"]}"#, "auth_user,auth_base"),
             (r#"{"scopes":"auth_base,auth_user"}"#, "auth_base,auth_user"),
             (r#"{"scopes":["auth_zhima_2"]}"#, "auth_zhima_2"),
         ] {
@@ -207,23 +186,15 @@ mod tests {
             r#"{"scopes":{"a":1}}"#,
         ] {
             let e = wallet1_scopes(&j(t)).unwrap_err();
-            assert_eq!(
-                (e.code, e.field.as_deref()),
-                (Code::InvalidOptions, Some("scopes")),
-                "{t}"
-            );
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("scopes")), "{t}");
         }
     }
 
     #[test]
     fn profile_fragment_and_query_are_kept() {
         let o = j(r#"{"profile":{"cardnet":{"authUrl":"https://c.example/auth?x=1#top"}}}"#);
-        let u =
-            cardnet_auth_url(&j(r#"{"redirectUrl":"https://s.example/cb"}"#), Some(&o)).unwrap();
-        assert_eq!(
-            u,
-            "https://c.example/auth?x=1&version=1.0.0&redirectUrl=https%3A%2F%2Fs.example%2Fcb#top"
-        );
+        let u = cardnet_auth_url(&j(r#"{"redirectUrl":"https://s.example/cb"}"#), Some(&o)).unwrap();
+        assert_eq!(u, "https://c.example/auth?x=1&version=1.0.0&redirectUrl=https%3A%2F%2Fs.example%2Fcb#top");
     }
 
     #[test]

@@ -54,22 +54,11 @@ fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
         return Err(fail("url", "is longer than 8192 characters"));
     }
     if url.bytes().any(|b| b <= b' ' || b >= 0x7f) {
-        return Err(fail(
-            "url",
-            "contains whitespace, a control character or raw non-ASCII text",
-        ));
+        return Err(fail("url", "contains whitespace, a control character or raw non-ASCII text"));
     }
-    let starts = |p: &str| {
-        url.len() >= p.len() && url.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
-    };
-    if !(starts("https://")
-        || starts("http://")
-        || (url.starts_with('/') && !url.starts_with("//")))
-    {
-        return Err(fail(
-            "url",
-            "is not an http(s) address or a path: it cannot be an authorization callback",
-        ));
+    let starts = |p: &str| url.len() >= p.len() && url.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+    if !(starts("https://") || starts("http://") || (url.starts_with('/') && !url.starts_with("//"))) {
+        return Err(fail("url", "is not an http(s) address or a path: it cannot be an authorization callback"));
     }
     let (head, frag) = url.split_once('#').unwrap_or((url, ""));
     let query = head.split_once('?').map_or("", |(_, q)| q);
@@ -120,12 +109,8 @@ fn lookup(pairs: &[(&str, &str, bool)], key: &str) -> Result<Option<String>> {
         if decode(k, *plus).as_deref() != Some(key) {
             continue;
         }
-        let v = decode(v, *plus).ok_or_else(|| {
-            fail(
-                key,
-                "has a malformed percent escape, text that is not UTF-8, or a control character",
-            )
-        })?;
+        let v =
+            decode(v, *plus).ok_or_else(|| fail(key, "has a malformed percent escape, text that is not UTF-8, or a control character"))?;
         match &found {
             Some(f) if *f != v => return Err(fail(key, "is given twice with different values")),
             _ => found = Some(v),
@@ -142,11 +127,7 @@ fn same(a: &str, b: &str) -> bool {
 
 /// Reads a callback address. `expected_state`: the `state` this page sent
 /// (required to match when given); `now_ms`: the time to stamp.
-pub fn parse_auth_callback(
-    url: &str,
-    expected_state: Option<&str>,
-    now_ms: f64,
-) -> Result<AuthCallback> {
+pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64) -> Result<AuthCallback> {
     if let Some(s) = expected_state {
         if !valid_state(s) {
             return Err(bad("expectedState", STATE_RULE));
@@ -169,31 +150,21 @@ pub fn parse_auth_callback(
     let (auth_code, code) = (given(auth_code), given(code));
     let (resp_code, user_auth_code) = (given(resp_code), given(user_auth_code));
     let state = given(get("state")?);
-    let provider =
-        match (w1, w2, cn) {
-            (true, false, false) => Provider::Wallet1,
-            (false, false, true) => Provider::Cardnet,
-            // Only `state`: wallet2 sends it back alone when the user refuses.
-            (false, _, false) if w2 || state.is_some() => Provider::Wallet2,
-            (false, false, false) => return Err(fail(
-                "url",
-                "carries no authorization parameters (auth_code, code, respCode or userAuthCode)",
-            )),
-            _ => {
-                return Err(fail(
-                    "url",
-                    "carries the parameters of more than one provider",
-                ))
-            }
-        };
+    let provider = match (w1, w2, cn) {
+        (true, false, false) => Provider::Wallet1,
+        (false, false, true) => Provider::Cardnet,
+        // Only `state`: wallet2 sends it back alone when the user refuses.
+        (false, _, false) if w2 || state.is_some() => Provider::Wallet2,
+        (false, false, false) => {
+            return Err(fail("url", "carries no authorization parameters (auth_code, code, respCode or userAuthCode)"))
+        }
+        _ => return Err(fail("url", "carries the parameters of more than one provider")),
+    };
 
     if let Some(want) = expected_state {
         match &state {
             None => {
-                return Err(fail(
-                    "state",
-                    "is missing from the callback, but one was sent: the callback may be forged, so authorize again",
-                ))
+                return Err(fail("state", "is missing from the callback, but one was sent: the callback may be forged, so authorize again"))
             }
             Some(s) if !same(s, want) => {
                 return Err(fail(
@@ -207,28 +178,19 @@ pub fn parse_auth_callback(
 
     let missing = |f: &str, why: &str| Err(fail(f, why));
     match provider {
-        Provider::Wallet1 if auth_code.is_none() => {
-            return missing("auth_code", "is missing: the user did not authorize")
+        Provider::Wallet1 if auth_code.is_none() => return missing("auth_code", "is missing: the user did not authorize"),
+        Provider::Wallet2 if code.is_none() => {
+            return missing("code", "is missing: the user refused the authorization, or the page was opened without one")
         }
-        Provider::Wallet2 if code.is_none() => return missing(
-            "code",
-            "is missing: the user refused the authorization, or the page was opened without one",
-        ),
         Provider::Cardnet => match resp_code.as_deref() {
             None => return missing("respCode", "is missing from the card-network callback"),
-            Some("00") if user_auth_code.is_none() => {
-                return missing("userAuthCode", "is missing although respCode is 00")
-            }
+            Some("00") if user_auth_code.is_none() => return missing("userAuthCode", "is missing although respCode is 00"),
             Some("00") => {}
             Some(other) => {
                 return Err(PayError::field(
                     Code::AuthFailed,
                     "respCode",
-                    cat(&[
-                        "respCode is ",
-                        clip(other),
-                        ", not 00: the card network did not authorize the user",
-                    ]),
+                    cat(&["respCode is ", clip(other), ", not 00: the card network did not authorize the user"]),
                 ))
             }
         },
@@ -239,16 +201,7 @@ pub fn parse_auth_callback(
         Provider::Wallet1 => (given(get("app_id")?), given(get("scope")?)),
         _ => (None, None),
     };
-    Ok(AuthCallback {
-        provider,
-        code: auth_code.or(code),
-        state,
-        resp_code,
-        user_auth_code,
-        app_id,
-        scope,
-        received_at: now_ms.floor(),
-    })
+    Ok(AuthCallback { provider, code: auth_code.or(code), state, resp_code, user_auth_code, app_id, scope, received_at: now_ms.floor() })
 }
 
 impl AuthCallback {
@@ -288,20 +241,10 @@ impl AuthCallback {
             .get("provider")
             .and_then(Json::as_str)
             .and_then(Provider::from_name)
-            .ok_or_else(|| {
-                bad(
-                    &field("provider"),
-                    "must be \"wallet1\", \"wallet2\" or \"cardnet\"",
-                )
-            })?;
+            .ok_or_else(|| bad(&field("provider"), "must be \"wallet1\", \"wallet2\" or \"cardnet\""))?;
         let received_at = match v.get("receivedAt") {
             Some(Json::Num(n)) if n.is_finite() && *n >= 0.0 => *n,
-            _ => {
-                return Err(bad(
-                    &field("receivedAt"),
-                    "must be a time in ms since the epoch",
-                ))
-            }
+            _ => return Err(bad(&field("receivedAt"), "must be a time in ms since the epoch")),
         };
         Ok(AuthCallback {
             provider,
@@ -325,9 +268,7 @@ mod tests {
         assert_eq!(decode("a+b%20c%2B", true).as_deref(), Some("a b c+"));
         assert_eq!(decode("a+b", false).as_deref(), Some("a+b"));
         assert_eq!(decode("%E4%B8%AD", true).as_deref(), Some("中"));
-        for bad in [
-            "%", "%4", "%zz", "%E4%B8", "%00", "%0A", "%7F", "%C2%85", "%FF",
-        ] {
+        for bad in ["%", "%4", "%zz", "%E4%B8", "%00", "%0A", "%7F", "%C2%85", "%FF"] {
             assert_eq!(decode(bad, true), None, "{bad}");
         }
     }
@@ -354,21 +295,11 @@ mod tests {
         assert_eq!(AuthCallback::from_json(&cb.to_json()).unwrap(), cb);
         for bad in [
             Json::Null,
-            Json::obj(vec![
-                ("provider", Json::str("x")),
-                ("receivedAt", Json::Num(1.0)),
-            ]),
+            Json::obj(vec![("provider", Json::str("x")), ("receivedAt", Json::Num(1.0))]),
             Json::obj(vec![("provider", Json::str("cardnet"))]),
-            Json::obj(vec![
-                ("provider", Json::str("cardnet")),
-                ("receivedAt", Json::Num(1.0)),
-                ("userAuthCode", Json::Num(1.0)),
-            ]),
+            Json::obj(vec![("provider", Json::str("cardnet")), ("receivedAt", Json::Num(1.0)), ("userAuthCode", Json::Num(1.0))]),
         ] {
-            assert_eq!(
-                AuthCallback::from_json(&bad).unwrap_err().code,
-                Code::InvalidOptions
-            );
+            assert_eq!(AuthCallback::from_json(&bad).unwrap_err().code, Code::InvalidOptions);
         }
     }
 }

@@ -23,10 +23,7 @@ pub struct CardnetOrder {
 impl CardnetOrder {
     /// `{ userAuthCode, expiresAt }`.
     pub fn to_json(&self) -> Json {
-        Json::obj(vec![
-            ("userAuthCode", Json::Str(self.user_auth_code.clone())),
-            ("expiresAt", Json::Num(self.expires_at)),
-        ])
+        Json::obj(vec![("userAuthCode", Json::Str(self.user_auth_code.clone())), ("expiresAt", Json::Num(self.expires_at))])
     }
 }
 
@@ -39,11 +36,7 @@ pub fn cardnet_order(cb: &AuthCallback, now_ms: f64) -> Result<CardnetOrder> {
     if cb.provider != Provider::Cardnet {
         return Err(fail(
             "provider",
-            &cat(&[
-                "is ",
-                cb.provider.as_str(),
-                ": the card-network payment needs a card-network callback (cardnetAuthUrl)",
-            ]),
+            &cat(&["is ", cb.provider.as_str(), ": the card-network payment needs a card-network callback (cardnetAuthUrl)"]),
         ));
     }
     match cb.resp_code.as_deref() {
@@ -51,11 +44,7 @@ pub fn cardnet_order(cb: &AuthCallback, now_ms: f64) -> Result<CardnetOrder> {
         other => {
             return Err(fail(
                 "respCode",
-                &cat(&[
-                    "is ",
-                    clip(other.unwrap_or("missing")),
-                    ", not 00: the card network did not authorize the user",
-                ]),
+                &cat(&["is ", clip(other.unwrap_or("missing")), ", not 00: the card network did not authorize the user"]),
             ))
         }
     }
@@ -76,10 +65,7 @@ pub fn cardnet_order(cb: &AuthCallback, now_ms: f64) -> Result<CardnetOrder> {
         msg.push_str("; it is valid for 5 minutes, so authorize again (cardnetAuthUrl)");
         return Err(PayError::field(Code::AuthExpired, "userAuthCode", msg));
     }
-    Ok(CardnetOrder {
-        user_auth_code: code,
-        expires_at: cb.received_at + USER_AUTH_CODE_TTL_MS,
-    })
+    Ok(CardnetOrder { user_auth_code: code, expires_at: cb.received_at + USER_AUTH_CODE_TTL_MS })
 }
 
 /// `isUserAuthCodeFresh(cb, now?)`: a card-network callback with its code,

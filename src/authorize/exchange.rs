@@ -64,15 +64,7 @@ impl ExchangeRequest {
         let mut m = vec![
             ("method", Json::str(self.method)),
             ("url", Json::Str(self.url.clone())),
-            (
-                "params",
-                Json::Obj(
-                    self.params
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), Json::Str(v.clone())))
-                        .collect(),
-                ),
-            ),
+            ("params", Json::Obj(self.params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect())),
         ];
         if self.method == "GET" {
             m.push(("href", Json::Str(self.href())));
@@ -92,10 +84,7 @@ fn token<'a>(params: &'a Json, key: &str) -> Result<&'a str> {
     if v.len() <= 512 && v.bytes().all(|b| b.is_ascii_graphic()) {
         Ok(v)
     } else {
-        Err(super::bad(
-            key,
-            "must be 1 to 512 printable ASCII characters without spaces",
-        ))
+        Err(super::bad(key, "must be 1 to 512 printable ASCII characters without spaces"))
     }
 }
 
@@ -121,12 +110,7 @@ pub fn wallet1_token_request(params: &Json, options: Option<&Json>) -> Result<Ex
     })
 }
 
-fn wallet2_request(
-    params: &Json,
-    code_key: &str,
-    code_param: &'static str,
-    url: String,
-) -> Result<ExchangeRequest> {
+fn wallet2_request(params: &Json, code_key: &str, code_param: &'static str, url: String) -> Result<ExchangeRequest> {
     let p = params_obj(params)?;
     Ok(ExchangeRequest {
         method: "GET",
@@ -143,10 +127,7 @@ fn wallet2_request(
 
 /// wallet2 official account: `{ appId, secret, code }` -> GET
 /// `profile.wallet2.oauthTokenUrl` with `appid, secret, code, grant_type`.
-pub fn wallet2_oauth_token_request(
-    params: &Json,
-    options: Option<&Json>,
-) -> Result<ExchangeRequest> {
+pub fn wallet2_oauth_token_request(params: &Json, options: Option<&Json>) -> Result<ExchangeRequest> {
     let o = AuthOptions::from_json(options)?;
     wallet2_request(params, "code", "code", o.profile.wallet2.oauth_token_url)
 }
@@ -169,10 +150,7 @@ pub struct Wallet1Token {
 impl Wallet1Token {
     /// `{ userId, accessToken }`.
     pub fn to_json(&self) -> Json {
-        Json::obj(vec![
-            ("userId", Json::Str(self.user_id.clone())),
-            ("accessToken", Json::Str(self.access_token.clone())),
-        ])
+        Json::obj(vec![("userId", Json::Str(self.user_id.clone())), ("accessToken", Json::Str(self.access_token.clone()))])
     }
 }
 
@@ -238,10 +216,7 @@ pub fn read_wallet1_token(answer: &Json) -> Result<Wallet1Token> {
             return Err(PayError::field(Code::AuthFailed, field, msg));
         }
     }
-    Ok(Wallet1Token {
-        user_id: answer_str(inner, "user_id")?.into(),
-        access_token: answer_str(inner, "access_token")?.into(),
-    })
+    Ok(Wallet1Token { user_id: answer_str(inner, "user_id")?.into(), access_token: answer_str(inner, "access_token")?.into() })
 }
 
 /// Reads the `openid` of a wallet2 answer (official-account exchange or
@@ -252,10 +227,7 @@ pub fn read_wallet2_openid(answer: &Json) -> Result<String> {
         return Err(undecodable("answer", "is not an object"));
     }
     if let Some(e) = answer.get("errcode") {
-        if !matches!(e, Json::Null)
-            && !matches!(e, Json::Num(n) if *n == 0.0)
-            && e.as_str() != Some("0")
-        {
+        if !matches!(e, Json::Null) && !matches!(e, Json::Num(n) if *n == 0.0) && e.as_str() != Some("0") {
             let mut msg = cat(&["wallet2 refused the code exchange: errcode ", &code_text(e)]);
             if let Some(Json::Str(t)) = answer.get("errmsg") {
                 msg.push_str(": ");
@@ -281,11 +253,7 @@ mod tests {
         };
         assert_eq!(r.encoded_params(), "a=1%202&b=%26%3D");
         assert_eq!(r.href(), "https://a.example/x?v=1&a=1%202&b=%26%3D");
-        let s = ExchangeRequest {
-            method: "POST",
-            sign_param: Some("sign"),
-            ..r
-        };
+        let s = ExchangeRequest { method: "POST", sign_param: Some("sign"), ..r };
         assert!(s.to_json().get("body").is_none());
         let s = s.signed("c2ln+/=");
         assert_eq!(s.encoded_params(), "a=1%202&b=%26%3D&sign=c2ln%2B%2F%3D");

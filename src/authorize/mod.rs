@@ -21,13 +21,10 @@ pub mod exchange;
 
 pub use build::{cardnet_auth_url, wallet1_auth_url, wallet2_auth_url};
 pub use callback::{parse_auth_callback, AuthCallback};
-pub use cardnet::{
-    cardnet_order, is_user_auth_code_fresh, is_user_auth_code_fresh_json, CardnetOrder,
-    USER_AUTH_CODE_TTL_MS,
-};
+pub use cardnet::{cardnet_order, is_user_auth_code_fresh, is_user_auth_code_fresh_json, CardnetOrder, USER_AUTH_CODE_TTL_MS};
 pub use exchange::{
-    read_wallet1_token, read_wallet2_openid, wallet1_token_request, wallet2_oauth_token_request,
-    wallet2_session_request, ExchangeRequest, Wallet1Token,
+    read_wallet1_token, read_wallet2_openid, wallet1_token_request, wallet2_oauth_token_request, wallet2_session_request, ExchangeRequest,
+    Wallet1Token,
 };
 
 use crate::action::COMPONENT;
@@ -76,10 +73,7 @@ pub struct AuthOptions {
 
 impl AuthOptions {
     pub fn from_json(v: Option<&Json>) -> Result<AuthOptions> {
-        let mut o = AuthOptions {
-            profile: Profile::default(),
-            policy: UrlPolicy::default(),
-        };
+        let mut o = AuthOptions { profile: Profile::default(), policy: UrlPolicy::default() };
         let v = match v {
             None | Some(Json::Null) => return Ok(o),
             Some(v) => v,
@@ -115,11 +109,7 @@ pub(crate) fn opt_str<'a>(params: &'a Json, key: &str, code: Code) -> Result<Opt
     match params.get(key) {
         None | Some(Json::Null) => Ok(None),
         Some(Json::Str(s)) => Ok(Some(s)),
-        Some(v) => Err(PayError::field(
-            code,
-            key,
-            cat(&[key, " must be a string, not ", v.kind()]),
-        )),
+        Some(v) => Err(PayError::field(code, key, cat(&[key, " must be a string, not ", v.kind()]))),
     }
 }
 
@@ -136,39 +126,27 @@ pub(crate) fn params_obj(params: &Json) -> Result<&Json> {
     if params.as_obj().is_some() {
         Ok(params)
     } else {
-        Err(bad(
-            "params",
-            &cat(&["must be an object, not ", params.kind()]),
-        ))
+        Err(bad("params", &cat(&["must be an object, not ", params.kind()])))
     }
 }
 
 /// A provider's application id: 1 to 64 letters, digits, `_`, `-` or `.`.
 pub(crate) fn app_id(params: &Json) -> Result<&str> {
     let v = req_str(params, "appId", Code::InvalidOptions)?;
-    if v.len() <= 64
-        && v.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-    {
+    if v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')) {
         Ok(v)
     } else {
-        Err(bad(
-            "appId",
-            "must be the provider's application id (1 to 64 letters, digits, _ - .)",
-        ))
+        Err(bad("appId", "must be the provider's application id (1 to 64 letters, digits, _ - .)"))
     }
 }
 
 /// A `state`: 8 to 128 unreserved URL characters (`A-Z a-z 0-9 - . _ ~`),
 /// so that it needs no encoding and compares exactly after any decoder.
 pub fn valid_state(s: &str) -> bool {
-    (8..=128).contains(&s.len())
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+    (8..=128).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
 }
 
-pub(crate) const STATE_RULE: &str =
-    "must be 8 to 128 characters of A-Z a-z 0-9 - . _ ~ (newState() makes one)";
+pub(crate) const STATE_RULE: &str = "must be 8 to 128 characters of A-Z a-z 0-9 - . _ ~ (newState() makes one)";
 
 /// Appends `key=value` to `url`, the value percent-encoded with
 /// [`COMPONENT`], after `?` (no query yet) or `&` (one already there).
@@ -189,10 +167,7 @@ pub fn new_state(random: &[u8; 16]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     let mut out = String::with_capacity(22);
     for chunk in random.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, b)| n | (*b as u32) << (16 - 8 * i));
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (*b as u32) << (16 - 8 * i));
         for i in 0..=chunk.len() {
             out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
         }
@@ -231,10 +206,7 @@ mod tests {
             ("https://a.example/x", "https://a.example/x?k=a%20b"),
             ("https://a.example/x?", "https://a.example/x?k=a%20b"),
             ("https://a.example/x?p=1", "https://a.example/x?p=1&k=a%20b"),
-            (
-                "https://a.example/x?p=1&",
-                "https://a.example/x?p=1&k=a%20b",
-            ),
+            ("https://a.example/x?p=1&", "https://a.example/x?p=1&k=a%20b"),
         ] {
             let mut u = String::from(base);
             push_param(&mut u, "k", "a b");
@@ -246,22 +218,12 @@ mod tests {
     fn options() {
         let o = AuthOptions::from_json(Some(&Json::obj(vec![
             ("insecureLoopback", Json::Bool(true)),
-            (
-                "profile",
-                Json::obj(vec![(
-                    "cardnet",
-                    Json::obj(vec![("authUrl", Json::str("https://c.example/a"))]),
-                )]),
-            ),
+            ("profile", Json::obj(vec![("cardnet", Json::obj(vec![("authUrl", Json::str("https://c.example/a"))]))])),
         ])))
         .unwrap();
         assert!(o.policy.insecure_loopback);
         assert_eq!(o.profile.cardnet.auth_url, "https://c.example/a");
-        let e = AuthOptions::from_json(Some(&Json::obj(vec![(
-            "insecureLoopback",
-            Json::str("yes"),
-        )])))
-        .unwrap_err();
+        let e = AuthOptions::from_json(Some(&Json::obj(vec![("insecureLoopback", Json::str("yes"))]))).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("insecureLoopback"));
         let e = AuthOptions::from_json(Some(&Json::Num(1.0))).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("options"));

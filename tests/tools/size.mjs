@@ -9,7 +9,7 @@ const gz = (f) => (existsSync(new URL(f, pkg)) ? gzipSync(readFileSync(new URL(f
 export function sizes() {
   const wasm = gz("paybridge_bg.wasm");
   const glue = gz("paybridge_bg.js");
-  const shim = gz("index.js") + gz("shared.js");
+  const shim = gz("index.js") + gz("shared.js") + gz("api.js");
   const out = {
     browser: { wasm, glue, shim, total: wasm + glue + shim },
   };

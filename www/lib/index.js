@@ -2,9 +2,9 @@
 // this file (or the one given as `ready({ wasm })`); `pay()` awaits it by
 // itself, other calls throw PayError `not_ready` until it has resolved.
 import * as bg from "./paybridge_bg.js";
-import { PayError, link, api, __wasmMemoryBytes } from "./shared.js";
+import { PayError, link } from "./shared.js";
 
-export { PayError, __wasmMemoryBytes };
+export * from "./api.js";
 
 let loading = null;
 let loaded = false;
@@ -51,6 +51,3 @@ export async function pay(payment, options) {
   await ready();
   return bg.pay(payment, options);
 }
-
-export const { planAction, defaultProfile, detectRuntime, waitForBridge } = api(bg, () => loaded);
-export const __debugCounts = () => bg.__debugCounts();

@@ -1,9 +1,9 @@
 // paybridge for Node: the module is ready as soon as it is imported.
 import { readFileSync } from "node:fs";
 import * as bg from "./paybridge_bg.js";
-import { PayError, link, api, __wasmMemoryBytes } from "./shared.js";
+import { PayError, link } from "./shared.js";
 
-export { PayError, __wasmMemoryBytes };
+export * from "./api.js";
 
 const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_bg.wasm", import.meta.url)));
 link(bg, new WebAssembly.Instance(module, { "./paybridge_bg.js": bg }).exports);
@@ -16,6 +16,3 @@ export function ready() {
 export async function pay(payment, options) {
   return bg.pay(payment, options);
 }
-
-export const { planAction, defaultProfile, detectRuntime, waitForBridge } = api(bg, () => true);
-export const __debugCounts = () => bg.__debugCounts();
