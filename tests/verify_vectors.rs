@@ -599,8 +599,9 @@ fn checkresult_by_order_id() {
         ("orig-7", "20231230")
     );
     assert_eq!(o.seq_id, None);
-    // Without orderDate the service's current day is sent.
-    let (_, log) = run(
+    // Without orderDate the service's current day is sent, and the
+    // answer's echo of the order's date, if any, is the outcome's.
+    let (result, log) = run(
         op_call(
             Operation::CheckResult,
             j(r#"{"order_id":"orig-8"}"#),
@@ -608,9 +609,17 @@ fn checkresult_by_order_id() {
             false,
         ),
         None,
-        |_| Reply::Signed(200, data(&[("return_code", "20012")])),
+        |_| {
+            let echo = [("return_code", "20012"), ("order_date", "20231229")];
+            Reply::Signed(200, data(&echo))
+        },
     );
     assert_eq!(log.sent[0].param("order_date"), Some("20240101"));
+    let o = result.unwrap();
+    assert_eq!(
+        (o.order_id.as_str(), o.order_date.as_str()),
+        ("orig-8", "20231229")
+    );
     // Neither id: refused before anything is signed.
     let (result, log) = run(
         op_call(Operation::CheckResult, j("{}"), 3, false),
@@ -644,6 +653,7 @@ fn await_result_pending_then_final() {
                         ("return_code", "20000"),
                         ("resp_code", "01"),
                         ("seq_id", "S-9"),
+                        ("order_id", "echoed"),
                     ]),
                 )
             }
@@ -651,7 +661,7 @@ fn await_result_pending_then_final() {
     );
     let o = result.unwrap();
     assert_eq!(o.state, State::Inconsistent);
-    assert_eq!(o.order_id, "o-9");
+    assert_eq!(o.order_id, "o-9", "the order the caller named is kept");
     assert_eq!(log.slept, [1000, 2000, 4000], "a growing interval");
     assert_eq!(log.sent.len(), 4);
     assert_eq!(log.signed.len(), 1, "the same query is not signed again");

@@ -103,9 +103,11 @@ pub struct Call {
     phase: Phase,
     order_id: String,
     order_date: String,
-    /// A query by `seq_id` whose caller gave no `order_id`: the answer's
-    /// echo names the verification's order better than the generated one.
-    ids_from_answer: bool,
+    /// A query whose `order_id` was generated (by `seq_id`, none given):
+    /// the answer's echo, when present, names the order better.
+    order_id_from_answer: bool,
+    /// Likewise for a generated `order_date`.
+    order_date_from_answer: bool,
     queried_seq_id: Option<String>,
     /// The current request is a `checkresult`.
     querying: bool,
@@ -144,7 +146,8 @@ impl Call {
             phase: Phase::New,
             order_id: String::new(),
             order_date: String::new(),
-            ids_from_answer: false,
+            order_id_from_answer: false,
+            order_date_from_answer: false,
             queried_seq_id: None,
             querying: false,
             recovering: false,
@@ -241,15 +244,14 @@ impl Call {
                         seq_id,
                         order_id,
                         order_date,
-                    } => {
-                        self.ids_from_answer = order_id.is_none();
-                        (seq_id, order_id, order_date)
-                    }
+                    } => (seq_id, order_id, order_date),
                     Query::ByOrderId {
                         order_id,
                         order_date,
                     } => (String::new(), Some(order_id), order_date),
                 };
+                self.order_id_from_answer = order_id.is_none();
+                self.order_date_from_answer = order_date.is_none();
                 self.order_id =
                     order_id.unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
                 self.order_date = order_date.unwrap_or_else(|| ids::order_date(self.now_ms));
@@ -350,18 +352,19 @@ impl Call {
     }
 
     fn outcome_of(&self, answer: &Envelope) -> Outcome {
-        let echo = |key: &str, own: &str| {
-            if self.ids_from_answer {
-                text_field(&answer.data, key).unwrap_or_else(|| own.into())
+        let echo = |from_answer: bool, key: &str, own: &str| {
+            let echoed = if from_answer {
+                text_field(&answer.data, key)
             } else {
-                own.into()
-            }
+                None
+            };
+            echoed.unwrap_or_else(|| own.into())
         };
         let mut o = Outcome::from_data(
             &answer.data,
             &answer.return_code,
-            &echo("order_id", &self.order_id),
-            &echo("order_date", &self.order_date),
+            &echo(self.order_id_from_answer, "order_id", &self.order_id),
+            &echo(self.order_date_from_answer, "order_date", &self.order_date),
             self.querying,
         );
         if o.seq_id.is_none() {
