@@ -30,56 +30,10 @@ use super::query::Query;
 use super::request::{
     check_params, query_params, Request, CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH,
 };
-use super::schedule::{backoff_delay, poll_delay, Wait};
+use super::schedule::{backoff_delay, poll_delay};
+use super::step::{Event, Operation, Step};
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::Json;
-
-/// The operation a [`Call`] performs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operation {
-    /// `cardCheck(fields)`.
-    CardCheck,
-    /// `nameCheck(fields)`.
-    NameCheck,
-    /// `checkResult(query)`: one query.
-    CheckResult,
-    /// `awaitResult(query, wait)`: queries until the result is final.
-    AwaitResult(Wait),
-}
-
-/// What happened, told by the edge.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// Begin (the first event).
-    Start,
-    /// The `sign` hook's answer to [`Step::NeedSign`].
-    Signed(String),
-    /// The answer to [`Step::Send`].
-    Response { status: u16, body: String },
-    /// [`Step::Send`] got no answer (network error, time-out).
-    NoAnswer,
-    /// The `verify` hook's answer to [`Step::NeedVerify`].
-    Verified(bool),
-    /// The wait of [`Step::Sleep`] is over.
-    Slept,
-}
-
-/// What to do next, told to the edge.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Step {
-    /// Call the `sign` hook with these parameters (every one but `sign`),
-    /// answer with [`Event::Signed`].
-    NeedSign(Vec<(String, String)>),
-    /// Send this request, answer with [`Event::Response`] or
-    /// [`Event::NoAnswer`].
-    Send(Request),
-    /// Call the `verify` hook, answer with [`Event::Verified`].
-    NeedVerify { data: String, signature: String },
-    /// Wait this many milliseconds, answer with [`Event::Slept`].
-    Sleep(u32),
-    /// Finished; any further event gets an error.
-    Done(Result<Outcome, PayError>),
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -194,7 +148,7 @@ impl Call {
                 Code::Transport,
                 cat(&[
                     "the call was told ",
-                    event_name(&event),
+                    event.name(),
                     " while waiting for ",
                     awaited(phase),
                 ]),
@@ -436,17 +390,6 @@ impl Call {
             ])
         };
         Step::Done(Err(PayError::new(Code::Transport, message)))
-    }
-}
-
-fn event_name(e: &Event) -> &'static str {
-    match e {
-        Event::Start => "Start",
-        Event::Signed(_) => "Signed",
-        Event::Response { .. } => "Response",
-        Event::NoAnswer => "NoAnswer",
-        Event::Verified(_) => "Verified",
-        Event::Slept => "Slept",
     }
 }
 

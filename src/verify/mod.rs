@@ -15,7 +15,7 @@
 //!
 //! [`Call`] is the driver an edge wraps: it asks for a signature, a send, a
 //! signature check or a sleep ([`Step`]) and is told what happened
-//! ([`Event`]).
+//! ([`Event`]); step.rs holds that vocabulary.
 
 pub mod checks;
 pub mod client;
@@ -33,8 +33,9 @@ pub mod request;
 pub mod schedule;
 pub mod score;
 pub mod sign;
+pub mod step;
 
-pub use client::{Call, Event, Operation, Step};
+pub use client::Call;
 pub use codes::State;
 pub use config::Config;
 pub use dedupe::{Seen, SeenSeqIds};
@@ -49,3 +50,4 @@ pub use score::{parse_score, passes_threshold, DEFAULT_THRESHOLD};
 #[cfg(feature = "hmac")]
 pub use sign::hmac_sha256_hex;
 pub use sign::sign_input;
+pub use step::{Event, Operation, Step};
