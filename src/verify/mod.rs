@@ -1,1 +1,53 @@
 //! Area B of the service document: the aggregated authentication API.
+//!
+//! The path of a verification, all of it free of I/O:
+//!
+//! ```text
+//! fields -> validate (fields.rs) -> request (request.rs: common parameters,
+//!           ids.rs: order_id/order_date, sign.rs: the sandbox sign input)
+//!        -> [edge: sign hook, transport]
+//!        -> decode (envelope.rs) -> [edge: verify hook] -> state (codes.rs)
+//!        -> Outcome (outcome.rs, score.rs)
+//! lost answer / 90105 / pending -> the recovery rules of client.rs decide
+//! the next request (schedule.rs: how long to wait)
+//! notification -> notify.rs (form.rs decoding) -> Outcome; dedupe.rs
+//! ```
+//!
+//! [`Call`] is the driver an edge wraps: it asks for a signature, a send, a
+//! signature check or a sleep ([`Step`]) and is told what happened
+//! ([`Event`]); step.rs holds that vocabulary.
+
+pub mod checks;
+pub mod client;
+pub mod codes;
+pub mod config;
+pub mod dedupe;
+pub mod envelope;
+pub mod fields;
+pub mod form;
+pub mod ids;
+pub mod notify;
+pub mod outcome;
+pub mod query;
+pub mod request;
+pub mod schedule;
+pub mod score;
+pub mod sign;
+pub mod step;
+
+pub use client::Call;
+pub use codes::State;
+pub use config::Config;
+pub use dedupe::{Seen, SeenSeqIds};
+pub use envelope::{decode_envelope, Envelope};
+pub use fields::{validate_card_check, validate_name_check};
+pub use notify::{parse_notification, Notification};
+pub use outcome::Outcome;
+pub use query::Query;
+pub use request::Request;
+pub use schedule::Wait;
+pub use score::{parse_score, passes_threshold, DEFAULT_THRESHOLD};
+#[cfg(feature = "hmac")]
+pub use sign::hmac_sha256_hex;
+pub use sign::sign_input;
+pub use step::{Event, Operation, Step};

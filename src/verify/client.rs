@@ -1,0 +1,497 @@
+//! The driver of one operation of the authentication client, free of I/O.
+//!
+//! A [`Call`] says what to do next ([`Step`]) and is told what happened
+//! ([`Event`]); the edge does the signing, sending, verifying and sleeping.
+//! The rules it follows:
+//!
+//! - A `cardcheck` or `namecheck` is validated first (every problem at once)
+//!   and gets an `order_id`/`order_date` when the caller gave none.
+//! - Never twice: a `cardcheck`/`namecheck` that gets no answer (network
+//!   error, time-out, or a 5xx that is not a service answer) is never sent
+//!   again (the service would answer 90104); its result is asked with
+//!   `checkresult` by `order_id`, `seq_id` empty.
+//! - 90105 (too frequent): the same request is sent again after a growing
+//!   delay, within `attempts` sends in all. A result query that gets no
+//!   answer is retried the same way; past the budget, `transport`.
+//! - With a `verify` hook, an answer's `signature` is checked over the `data`
+//!   text; an answer without one is accepted only when it reports a failed
+//!   call (`call_failed`), since it then carries no result to trust.
+//! - `awaitResult` polls while the result is pending, with a growing
+//!   interval, until a final state or its time-out (then the pending outcome
+//!   is returned as it is).
+
+use super::codes::{State, TOO_FREQUENT};
+use super::config::Config;
+use super::envelope::{decode_envelope, text_field, Envelope};
+use super::fields::{invalid_request, validate_card_check, validate_name_check};
+use super::ids;
+use super::outcome::Outcome;
+use super::query::Query;
+use super::request::{
+    check_params, query_params, Request, CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH,
+};
+use super::schedule::{backoff_delay, poll_delay};
+use super::step::{Event, Operation, Step};
+use crate::error::{cat, u64_str, Code, PayError};
+use crate::json::Json;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    New,
+    Signing,
+    Sending,
+    Verifying,
+    Sleeping { poll: bool },
+    Finished,
+}
+
+/// One operation of the authentication client, driven by [`Call::next`].
+#[derive(Clone, Debug)]
+pub struct Call {
+    config: Config,
+    op: Operation,
+    fields: Json,
+    has_verify: bool,
+    now_ms: f64,
+    random: [u8; 16],
+    phase: Phase,
+    order_id: String,
+    order_date: String,
+    /// A query whose `order_id` was generated (by `seq_id`, none given):
+    /// the answer's echo, when present, names the order better.
+    order_id_from_answer: bool,
+    /// Likewise for a generated `order_date`.
+    order_date_from_answer: bool,
+    queried_seq_id: Option<String>,
+    /// The current request is a `checkresult`.
+    querying: bool,
+    /// A `cardcheck`/`namecheck` went unanswered and its result is queried.
+    recovering: bool,
+    path: &'static str,
+    unsigned: Vec<(String, String)>,
+    request: Option<Request>,
+    /// Sends of the current request so far.
+    tries: u32,
+    polls: u32,
+    waited_ms: u64,
+    held: Option<Outcome>,
+}
+
+impl Call {
+    /// A call of `op` over `fields` (the check's fields, or the query of
+    /// `checkResult`/`awaitResult`). `has_verify` says whether the edge has
+    /// a `verify` hook; `now_ms` and `random` feed the generated ids. Never
+    /// fails: problems come out as the first [`Step::Done`].
+    pub fn new(
+        config: &Config,
+        op: Operation,
+        fields: Json,
+        has_verify: bool,
+        now_ms: f64,
+        random: [u8; 16],
+    ) -> Call {
+        Call {
+            config: config.clone(),
+            op,
+            fields,
+            has_verify,
+            now_ms,
+            random,
+            phase: Phase::New,
+            order_id: String::new(),
+            order_date: String::new(),
+            order_id_from_answer: false,
+            order_date_from_answer: false,
+            queried_seq_id: None,
+            querying: false,
+            recovering: false,
+            path: CHECK_RESULT_PATH,
+            unsigned: Vec::new(),
+            request: None,
+            tries: 0,
+            polls: 0,
+            waited_ms: 0,
+            held: None,
+        }
+    }
+
+    /// The order this call is about (empty before [`Event::Start`]).
+    pub fn order_id(&self) -> &str {
+        &self.order_id
+    }
+
+    /// The date of that order (empty before [`Event::Start`]).
+    pub fn order_date(&self) -> &str {
+        &self.order_date
+    }
+
+    /// Advances the call by one event.
+    pub fn next(&mut self, event: Event) -> Step {
+        let phase = core::mem::replace(&mut self.phase, Phase::Finished);
+        let step = match (phase, event) {
+            (Phase::New, Event::Start) => self.start(),
+            (Phase::Signing, Event::Signed(sign)) => self.signed(sign),
+            (Phase::Sending, Event::Response { status, body }) => self.answered(status, &body),
+            (Phase::Sending, Event::NoAnswer) => self.no_answer(),
+            (Phase::Verifying, Event::Verified(ok)) => self.verified(ok),
+            (Phase::Sleeping { poll }, Event::Slept) => {
+                if poll {
+                    self.tries = 0;
+                }
+                self.send()
+            }
+            (Phase::Finished, _) => Step::Done(Err(PayError::new(
+                Code::Transport,
+                "the call has already finished",
+            ))),
+            (phase, event) => Step::Done(Err(PayError::new(
+                Code::Transport,
+                cat(&[
+                    "the call was told ",
+                    event.name(),
+                    " while waiting for ",
+                    awaited(phase),
+                ]),
+            ))),
+        };
+        if matches!(step, Step::Done(_)) {
+            self.phase = Phase::Finished;
+        }
+        step
+    }
+
+    fn start(&mut self) -> Step {
+        match self.op {
+            Operation::CardCheck | Operation::NameCheck => {
+                let card = self.op == Operation::CardCheck;
+                let problems = if card {
+                    validate_card_check(&self.fields)
+                } else {
+                    validate_name_check(&self.fields)
+                };
+                if !problems.is_empty() {
+                    return Step::Done(Err(invalid_request(problems)));
+                }
+                self.order_id = text_field(&self.fields, "order_id")
+                    .unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
+                self.order_date = text_field(&self.fields, "order_date")
+                    .unwrap_or_else(|| ids::order_date(self.now_ms));
+                self.path = if card {
+                    CARD_CHECK_PATH
+                } else {
+                    NAME_CHECK_PATH
+                };
+                self.unsigned = check_params(
+                    &self.order_date,
+                    &self.order_id,
+                    &self.config.app_token,
+                    &self.fields,
+                );
+            }
+            Operation::CheckResult | Operation::AwaitResult(_) => {
+                let query = match Query::from_json(&self.fields) {
+                    Ok(q) => q,
+                    Err(e) => return Step::Done(Err(e)),
+                };
+                let (seq_id, order_id, order_date) = match query {
+                    Query::BySeqId {
+                        seq_id,
+                        order_id,
+                        order_date,
+                    } => (seq_id, order_id, order_date),
+                    Query::ByOrderId {
+                        order_id,
+                        order_date,
+                    } => (String::new(), Some(order_id), order_date),
+                };
+                self.order_id_from_answer = order_id.is_none();
+                self.order_date_from_answer = order_date.is_none();
+                self.order_id =
+                    order_id.unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
+                self.order_date = order_date.unwrap_or_else(|| ids::order_date(self.now_ms));
+                self.queried_seq_id = (!seq_id.is_empty()).then(|| seq_id.clone());
+                self.begin_query(&seq_id);
+            }
+        }
+        self.phase = Phase::Signing;
+        Step::NeedSign(self.unsigned.clone())
+    }
+
+    fn begin_query(&mut self, seq_id: &str) {
+        self.querying = true;
+        self.path = CHECK_RESULT_PATH;
+        self.unsigned = query_params(
+            &self.order_date,
+            &self.order_id,
+            &self.config.app_token,
+            seq_id,
+        );
+    }
+
+    fn signed(&mut self, sign: String) -> Step {
+        if sign.is_empty() {
+            return Step::Done(Err(PayError::field(
+                Code::InvalidOptions,
+                "sign",
+                "sign: the hook returned an empty signature",
+            )));
+        }
+        let mut params = self.unsigned.clone();
+        params.push(("sign".into(), sign));
+        self.request = Some(if self.querying {
+            Request::get(self.path, &self.config.env, params)
+        } else {
+            Request::post(self.path, &self.config.env, params)
+        });
+        self.tries = 0;
+        self.send()
+    }
+
+    fn send(&mut self) -> Step {
+        match &self.request {
+            Some(r) => {
+                self.tries += 1;
+                self.phase = Phase::Sending;
+                Step::Send(r.clone())
+            }
+            None => Step::Done(Err(PayError::new(
+                Code::Transport,
+                "the call has no signed request to send",
+            ))),
+        }
+    }
+
+    fn sleep(&mut self, ms: u32, poll: bool) -> Step {
+        self.phase = Phase::Sleeping { poll };
+        Step::Sleep(ms)
+    }
+
+    fn answered(&mut self, status: u16, body: &str) -> Step {
+        let answer = match decode_envelope(status, body) {
+            Ok(a) => a,
+            // A gateway's error page: the request may or may not have
+            // reached the service, exactly as when no answer comes.
+            Err(_) if status >= 500 => return self.no_answer(),
+            Err(e) => return Step::Done(Err(e)),
+        };
+        if answer.return_code == TOO_FREQUENT && self.tries < self.config.attempts {
+            let delay = backoff_delay(self.config.base_delay_ms, self.tries);
+            return self.sleep(delay, false);
+        }
+        let outcome = self.outcome_of(&answer);
+        if self.has_verify {
+            match answer.signature {
+                Some(signature) => {
+                    self.held = Some(outcome);
+                    self.phase = Phase::Verifying;
+                    return Step::NeedVerify {
+                        data: answer.data_text,
+                        signature,
+                    };
+                }
+                None if outcome.state != State::CallFailed => {
+                    return Step::Done(Err(PayError::new(
+                        Code::BadSignature,
+                        cat(&[
+                            "the answer for order_id ",
+                            &self.order_id,
+                            " carries no signature, so its result cannot be trusted",
+                        ]),
+                    )))
+                }
+                None => {}
+            }
+        }
+        self.settle(outcome)
+    }
+
+    fn outcome_of(&self, answer: &Envelope) -> Outcome {
+        let echo = |from_answer: bool, key: &str, own: &str| {
+            let echoed = if from_answer {
+                text_field(&answer.data, key)
+            } else {
+                None
+            };
+            echoed.unwrap_or_else(|| own.into())
+        };
+        let mut o = Outcome::from_data(
+            &answer.data,
+            &answer.return_code,
+            &echo(self.order_id_from_answer, "order_id", &self.order_id),
+            &echo(self.order_date_from_answer, "order_date", &self.order_date),
+            self.querying,
+        );
+        if o.seq_id.is_none() {
+            o.seq_id.clone_from(&self.queried_seq_id);
+        }
+        o
+    }
+
+    fn verified(&mut self, ok: bool) -> Step {
+        match (ok, self.held.take()) {
+            (true, Some(outcome)) => self.settle(outcome),
+            _ => Step::Done(Err(PayError::new(
+                Code::BadSignature,
+                cat(&[
+                    "the verify hook rejected the signature of the answer for order_id ",
+                    &self.order_id,
+                ]),
+            ))),
+        }
+    }
+
+    /// Done with `outcome`, unless awaiting a result that is still pending.
+    fn settle(&mut self, outcome: Outcome) -> Step {
+        if let Operation::AwaitResult(wait) = self.op {
+            let timeout = wait.timeout_ms as u64;
+            if outcome.state == State::Pending && self.waited_ms < timeout {
+                let left = (timeout - self.waited_ms).min(u32::MAX as u64) as u32;
+                let delay = poll_delay(wait.interval_ms, self.polls).min(left);
+                self.polls += 1;
+                self.waited_ms += delay as u64;
+                return self.sleep(delay, true);
+            }
+        }
+        Step::Done(Ok(outcome))
+    }
+
+    fn no_answer(&mut self) -> Step {
+        if !self.querying {
+            // Never send the check again: ask for its result instead.
+            self.recovering = true;
+            self.begin_query("");
+            self.phase = Phase::Signing;
+            return Step::NeedSign(self.unsigned.clone());
+        }
+        if self.tries < self.config.attempts {
+            let delay = backoff_delay(self.config.base_delay_ms, self.tries);
+            return self.sleep(delay, false);
+        }
+        let tries = u64_str(self.tries as u64);
+        let message = if self.recovering {
+            cat(&[
+                "the request for order_id ",
+                &self.order_id,
+                " got no answer, nor did the ",
+                &tries,
+                " result queries after it; its result may still exist: query it later with checkResult({ orderId: \"",
+                &self.order_id,
+                "\", orderDate: \"",
+                &self.order_date,
+                "\" }) rather than sending the request again",
+            ])
+        } else {
+            cat(&[
+                "the result query for order_id ",
+                &self.order_id,
+                " got no answer after ",
+                &tries,
+                " tries",
+            ])
+        };
+        Step::Done(Err(PayError::new(Code::Transport, message)))
+    }
+}
+
+fn awaited(p: Phase) -> &'static str {
+    match p {
+        Phase::New => "Start",
+        Phase::Signing => "Signed",
+        Phase::Sending => "Response or NoAnswer",
+        Phase::Verifying => "Verified",
+        Phase::Sleeping { .. } => "Slept",
+        Phase::Finished => "nothing",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "sandbox-app-token-0000000000000000000000";
+
+    fn call(op: Operation, fields: Json) -> Call {
+        let config = Config::new(TOKEN, "test", 3, 100).unwrap();
+        Call::new(&config, op, fields, false, 1_704_040_205_042.0, [7; 16])
+    }
+
+    fn card_fields() -> Json {
+        Json::obj(vec![
+            ("full_name", Json::str("A")),
+            ("acct_no", Json::str("4111111111111111")),
+            ("source_channel", Json::str("0")),
+        ])
+    }
+
+    fn answer(data: &str) -> Event {
+        let body = Json::obj(vec![("data", Json::str(data))]).to_text();
+        Event::Response { status: 200, body }
+    }
+
+    #[test]
+    fn card_check_in_four_steps() {
+        let mut c = call(Operation::CardCheck, card_fields());
+        let Step::NeedSign(params) = c.next(Event::Start) else {
+            panic!("expected NeedSign")
+        };
+        assert_eq!(params[0], ("order_date".into(), "20240101".into()));
+        assert_eq!(
+            params[1],
+            (
+                "order_id".into(),
+                "202401010030050420707070707070707".into()
+            )
+        );
+        assert_eq!(c.order_id(), "202401010030050420707070707070707");
+        let Step::Send(req) = c.next(Event::Signed("sig".into())) else {
+            panic!("expected Send")
+        };
+        assert_eq!((req.method, req.path), ("POST", CARD_CHECK_PATH));
+        assert_eq!(req.param("sign"), Some("sig"));
+        let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01"}"#))
+        else {
+            panic!("expected an outcome")
+        };
+        assert_eq!(o.state, State::Inconsistent);
+        assert_eq!(o.order_id, "202401010030050420707070707070707");
+        assert_eq!(o.order_date, "20240101");
+        assert_eq!(o.record, None);
+    }
+
+    #[test]
+    fn invalid_fields_end_at_once() {
+        let mut c = call(Operation::NameCheck, Json::obj(vec![]));
+        let Step::Done(Err(e)) = c.next(Event::Start) else {
+            panic!("expected an error")
+        };
+        assert_eq!(e.code, Code::InvalidRequest);
+        let fields: Vec<&str> = e.details.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(fields, ["full_name", "id_number", "source_channel"]);
+    }
+
+    #[test]
+    fn empty_signature_is_refused() {
+        let mut c = call(
+            Operation::CheckResult,
+            Json::obj(vec![("seqId", Json::str("S"))]),
+        );
+        assert!(matches!(c.next(Event::Start), Step::NeedSign(_)));
+        let Step::Done(Err(e)) = c.next(Event::Signed(String::new())) else {
+            panic!("expected an error")
+        };
+        assert_eq!(e.field.as_deref(), Some("sign"));
+    }
+
+    #[test]
+    fn events_out_of_order_and_after_the_end() {
+        let mut c = call(Operation::CardCheck, card_fields());
+        let Step::Done(Err(e)) = c.next(Event::Slept) else {
+            panic!("expected an error")
+        };
+        assert_eq!(e.message, "the call was told Slept while waiting for Start");
+        let Step::Done(Err(e)) = c.next(Event::Start) else {
+            panic!("expected an error")
+        };
+        assert_eq!(e.message, "the call has already finished");
+    }
+}

@@ -1,0 +1,233 @@
+//! The verification result notification (service to merchant, POSTed to
+//! `mer_bg_url`): decoding, the input of its `sign`, and the same outcome
+//! shape as the answers.
+//!
+//! A notification arrives as form-encoded text (`+` or `%20` for a space)
+//! or, when the merchant's server has decoded it already, as an object; JSON
+//! text is read too. `file_list` and `face_identify_list` come as JSON text
+//! inside the form and are decoded into `record`. The `sign` check is the
+//! edge's `verify` hook over [`Notification::sign_input`]: the canonical
+//! sign string of every other field (values as they came, before the lists
+//! are decoded; in an object, a list given as an array counts as its compact
+//! JSON text).
+
+use super::envelope::text_field;
+use super::form::decode_form;
+use super::outcome::Outcome;
+use super::sign::sign_input;
+use crate::error::{cat, Code, PayError};
+use crate::json::{self, Json};
+
+/// The fields that hold lists, as JSON text in a form.
+pub const LIST_FIELDS: [&str; 2] = ["file_list", "face_identify_list"];
+/// The longest `seq_id` accepted (bytes): it bounds what
+/// [`super::dedupe::SeenSeqIds`] keeps.
+pub const MAX_SEQ_ID_LEN: usize = 256;
+
+/// A decoded notification whose `sign` is still to be checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notification {
+    /// The outcome it reports (`record` holds every field but `sign`).
+    pub outcome: Outcome,
+    /// `sign` as it came.
+    pub sign: String,
+    /// The canonical sign string of the other fields: what `sign` signs.
+    pub sign_input: String,
+}
+
+impl Notification {
+    /// The outcome, once the `verify` hook has said whether `sign` matches
+    /// `sign_input`; `bad_signature` when it does not.
+    pub fn accept(self, verified: bool) -> Result<Outcome, PayError> {
+        if verified {
+            Ok(self.outcome)
+        } else {
+            Err(PayError::field(
+                Code::BadSignature,
+                "sign",
+                cat(&[
+                    "sign of the notification for seq_id ",
+                    self.outcome.seq_id.as_deref().unwrap_or(""),
+                    " was rejected by the verify hook",
+                ]),
+            ))
+        }
+    }
+}
+
+fn bad(field: &str, why: &str) -> PayError {
+    PayError::field(Code::InvalidResponse, field, cat(&[field, why]))
+}
+
+/// Decodes a notification: form-encoded text, JSON text or an object.
+pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
+    let raw: Vec<(String, String)> = match input {
+        Json::Str(text) if text.trim_start().starts_with('{') => {
+            let v = json::parse(text, Code::InvalidResponse, "notification")?;
+            from_object(&v)?
+        }
+        Json::Str(text) => decode_form(text, "notification")?,
+        Json::Obj(_) => from_object(input)?,
+        other => {
+            return Err(bad(
+                "notification",
+                &cat(&[
+                    " must be form-encoded text or an object, not ",
+                    other.kind(),
+                ]),
+            ))
+        }
+    };
+    for (i, (k, _)) in raw.iter().enumerate() {
+        if raw[..i].iter().any(|(k2, _)| k2 == k) {
+            return Err(bad(k, " appears twice in the notification"));
+        }
+    }
+    let mut record = Vec::with_capacity(raw.len());
+    let mut sign = None;
+    for (k, v) in &raw {
+        if k == "sign" {
+            sign = Some(v.clone());
+        } else if LIST_FIELDS.contains(&k.as_str()) && !v.is_empty() {
+            let list = json::parse(v, Code::InvalidResponse, k)?;
+            if !matches!(list, Json::Arr(_)) {
+                return Err(bad(k, &cat(&[" must be a JSON list, not ", list.kind()])));
+            }
+            record.push((k.clone(), list));
+        } else {
+            record.push((k.clone(), Json::Str(v.clone())));
+        }
+    }
+    let record = Json::Obj(record);
+    let need = |name: &str| {
+        text_field(&record, name).ok_or_else(|| bad(name, " is missing from the notification"))
+    };
+    let seq_id = need("seq_id")?;
+    if seq_id.len() > MAX_SEQ_ID_LEN {
+        return Err(bad("seq_id", " is longer than 256 bytes"));
+    }
+    let order_id = need("order_id")?;
+    let return_code = need("return_code")?;
+    let sign = match sign {
+        Some(s) if !s.is_empty() => s,
+        _ => return Err(bad("sign", " is missing from the notification")),
+    };
+    let order_date = text_field(&record, "order_date").unwrap_or_default();
+    let outcome = Outcome::from_data(&record, &return_code, &order_id, &order_date, true);
+    Ok(Notification {
+        outcome,
+        sign,
+        sign_input: sign_input(&raw),
+    })
+}
+
+/// The fields of an object as text: strings as they are, numbers, booleans,
+/// lists and objects as their JSON text; `null` is left out.
+fn from_object(v: &Json) -> Result<Vec<(String, String)>, PayError> {
+    let Some(m) = v.as_obj() else {
+        return Err(bad(
+            "notification",
+            &cat(&[" must be an object, not ", v.kind()]),
+        ));
+    };
+    Ok(m.iter()
+        .filter_map(|(k, v)| match v {
+            Json::Null => None,
+            Json::Str(s) => Some((k.clone(), s.clone())),
+            other => Some((k.clone(), other.to_text())),
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verify::codes::State;
+
+    const FORM: &str = "seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=%E4%B8%80%E8%87%B4+ok&mp_ssim=88.5&file_list=%5B%7B%22file_id%22%3A%22f1%22%2C%22file_type%22%3A%2200%22%2C%22file_source%22%3A%22JVS%22%7D%5D&sign=abc";
+
+    #[test]
+    fn form_notification() {
+        let n = parse_notification(&Json::str(FORM)).unwrap();
+        assert_eq!(n.sign, "abc");
+        assert_eq!(
+            n.sign_input,
+            "file_list=[{\"file_id\":\"f1\",\"file_type\":\"00\",\"file_source\":\"JVS\"}]&mp_ssim=88.5&order_id=o1&resp_code=00&resp_info=一致 ok&return_code=10200&seq_id=S1"
+        );
+        let o = n.outcome.clone();
+        assert_eq!(o.state, State::Consistent);
+        assert_eq!(o.seq_id.as_deref(), Some("S1"));
+        assert_eq!(o.order_id, "o1");
+        assert_eq!(o.order_date, "");
+        assert_eq!(o.score, Some(88.5));
+        assert_eq!(o.resp_info.as_deref(), Some("一致 ok"));
+        let rec = o.record.as_ref().unwrap();
+        assert_eq!(rec.get("sign"), None);
+        let list = rec.get("file_list").unwrap();
+        assert!(matches!(list, Json::Arr(a) if a.len() == 1));
+        assert_eq!(n.clone().accept(true).unwrap(), o);
+        let e = n.accept(false).unwrap_err();
+        assert_eq!(e.code, Code::BadSignature);
+    }
+
+    #[test]
+    fn object_and_json_text_agree_with_the_form() {
+        let from_form = parse_notification(&Json::str(FORM)).unwrap();
+        let obj = Json::Obj(
+            decode_form(FORM, "n")
+                .unwrap()
+                .into_iter()
+                .map(|(k, v)| (k, Json::Str(v)))
+                .collect(),
+        );
+        assert_eq!(parse_notification(&obj).unwrap(), from_form);
+        assert_eq!(
+            parse_notification(&Json::Str(obj.to_text())).unwrap(),
+            from_form
+        );
+        // A list already decoded by the merchant's server signs as its text.
+        let mut m = obj.as_obj().unwrap().to_vec();
+        for (k, v) in m.iter_mut() {
+            if k == "file_list" {
+                *v = json::parse(v.as_str().unwrap(), Code::InvalidResponse, "l").unwrap();
+            }
+        }
+        assert_eq!(parse_notification(&Json::Obj(m)).unwrap(), from_form);
+    }
+
+    #[test]
+    fn refuses_broken_notifications() {
+        for (text, field) in [
+            ("order_id=o&return_code=10200&sign=x", "seq_id"),
+            ("seq_id=S&return_code=10200&sign=x", "order_id"),
+            ("seq_id=S&order_id=o&sign=x", "return_code"),
+            ("seq_id=S&order_id=o&return_code=10200&sign=", "sign"),
+            (
+                "seq_id=S&order_id=o&return_code=1&sign=x&seq_id=T",
+                "seq_id",
+            ),
+            (
+                "seq_id=S&order_id=o&return_code=1&sign=x&file_list=%5B",
+                "file_list",
+            ),
+            (
+                "seq_id=S&order_id=o&return_code=1&sign=x&face_identify_list=%7B%7D",
+                "face_identify_list",
+            ),
+            ("seq_id=%FF&order_id=o&return_code=1&sign=x", "seq_id"),
+        ] {
+            let e = parse_notification(&Json::str(text)).unwrap_err();
+            assert_eq!(e.code, Code::InvalidResponse, "{text}");
+            assert_eq!(e.field.as_deref(), Some(field), "{text}: {}", e.message);
+        }
+        let long = cat(&[
+            "seq_id=",
+            &"9".repeat(257),
+            "&order_id=o&return_code=1&sign=x",
+        ]);
+        assert!(parse_notification(&Json::Str(long)).is_err());
+        assert!(parse_notification(&Json::Num(1.0)).is_err());
+        assert!(parse_notification(&Json::str("{oops")).is_err());
+        assert!(parse_notification(&Json::str("[1]")).is_err());
+    }
+}

@@ -1,0 +1,94 @@
+//! The vocabulary between a [`Call`](super::Call) and the edge that drives
+//! it: the operation, the events the edge reports and the steps it is asked
+//! to take.
+
+use super::outcome::Outcome;
+use super::request::Request;
+use super::schedule::Wait;
+use crate::error::PayError;
+
+/// The operation a [`Call`](super::Call) performs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// `cardCheck(fields)`.
+    CardCheck,
+    /// `nameCheck(fields)`.
+    NameCheck,
+    /// `checkResult(query)`: one query.
+    CheckResult,
+    /// `awaitResult(query, wait)`: queries until the result is final.
+    AwaitResult(Wait),
+}
+
+/// What happened, told by the edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Begin (the first event).
+    Start,
+    /// The `sign` hook's answer to [`Step::NeedSign`].
+    Signed(String),
+    /// The answer to [`Step::Send`].
+    Response { status: u16, body: String },
+    /// [`Step::Send`] got no answer (network error, time-out).
+    NoAnswer,
+    /// The `verify` hook's answer to [`Step::NeedVerify`].
+    Verified(bool),
+    /// The wait of [`Step::Sleep`] is over.
+    Slept,
+}
+
+/// What to do next, told to the edge.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Call the `sign` hook with these parameters (every one but `sign`),
+    /// answer with [`Event::Signed`].
+    NeedSign(Vec<(String, String)>),
+    /// Send this request, answer with [`Event::Response`] or
+    /// [`Event::NoAnswer`].
+    Send(Request),
+    /// Call the `verify` hook, answer with [`Event::Verified`].
+    NeedVerify { data: String, signature: String },
+    /// Wait this many milliseconds, answer with [`Event::Slept`].
+    Sleep(u32),
+    /// Finished; any further event gets an error.
+    Done(Result<Outcome, PayError>),
+}
+
+impl Event {
+    /// The event's name, for messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::Start => "Start",
+            Event::Signed(_) => "Signed",
+            Event::Response { .. } => "Response",
+            Event::NoAnswer => "NoAnswer",
+            Event::Verified(_) => "Verified",
+            Event::Slept => "Slept",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_names_for_messages() {
+        let all = [
+            Event::Start,
+            Event::Signed("s".into()),
+            Event::Response {
+                status: 200,
+                body: String::new(),
+            },
+            Event::NoAnswer,
+            Event::Verified(true),
+            Event::Slept,
+        ];
+        let names: Vec<&str> = all.iter().map(Event::name).collect();
+        assert_eq!(
+            names,
+            ["Start", "Signed", "Response", "NoAnswer", "Verified", "Slept"]
+        );
+    }
+}
