@@ -7,9 +7,8 @@ use paybridge::verify::checks::{check_id_number, id_check_char, luhn_ok, IdFault
 use paybridge::verify::form::{decode_form, encode_form};
 use paybridge::verify::request::{CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH};
 use paybridge::verify::{
-    decode_envelope, parse_notification, passes_threshold, sign_input, validate_card_check,
-    validate_name_check, Call, Config, Event, Operation, Outcome, Request, Seen, SeenSeqIds, State,
-    Step, Wait, DEFAULT_THRESHOLD,
+    decode_envelope, parse_notification, passes_threshold, sign_input, validate_card_check, validate_name_check, Call, Config, Event,
+    Operation, Outcome, Request, Seen, SeenSeqIds, State, Step, Wait, DEFAULT_THRESHOLD,
 };
 use paybridge::{Code, PayError};
 
@@ -23,9 +22,7 @@ fn j(text: &str) -> Json {
 }
 
 fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-    p.iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+    p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
 /// The sandbox's signature of a text: HMAC-SHA256 with the `hmac` feature,
@@ -91,12 +88,7 @@ fn card_numbers_luhn() {
     ] {
         assert!(luhn_ok(valid), "{valid}");
     }
-    for bad in [
-        "4111111111111112",
-        "6217000000000000005",
-        "622202020010",
-        "41111a11",
-    ] {
+    for bad in ["4111111111111112", "6217000000000000005", "622202020010", "41111a11"] {
         assert!(!luhn_ok(bad), "{bad}");
     }
 }
@@ -116,10 +108,7 @@ fn card_check_validation_vectors() {
     let card = |rest: &str| validate_card_check(&j(&["{", base, rest, "}"].concat()));
     // The three supported factor sets, unknown fields passed.
     expect(card(r#","acct_no":"6217000000000000004""#), &[]);
-    expect(
-        card(r#","acct_no":"622202020013","id_number":"440524188001010014""#),
-        &[],
-    );
+    expect(card(r#","acct_no":"622202020013","id_number":"440524188001010014""#), &[]);
     expect(
         card(
             r#","acct_no":"5555555555554444","id_number":"11010519491231002x","mobile_no":"13912345678","bank_identity":"B","imei":"I","authorization_info":"A","custom":"kept""#,
@@ -127,104 +116,38 @@ fn card_check_validation_vectors() {
         &[],
     );
     // Mobile without ID number is not a set.
-    expect(
-        card(r#","acct_no":"4111111111111111","mobile_no":"13912345678""#),
-        &[("mobile_no", "factors")],
-    );
+    expect(card(r#","acct_no":"4111111111111111","mobile_no":"13912345678""#), &[("mobile_no", "factors")]);
     // Card numbers.
-    expect(
-        card(r#","acct_no":"41111111111""#),
-        &[("acct_no", "length")],
-    );
-    expect(
-        card(r#","acct_no":"62170000000000000040""#),
-        &[("acct_no", "length")],
-    );
-    expect(
-        card(r#","acct_no":"4111 1111 1111 1111""#),
-        &[("acct_no", "format")],
-    );
-    expect(
-        card(r#","acct_no":"4111111111111112""#),
-        &[("acct_no", "luhn")],
-    );
+    expect(card(r#","acct_no":"41111111111""#), &[("acct_no", "length")]);
+    expect(card(r#","acct_no":"62170000000000000040""#), &[("acct_no", "length")]);
+    expect(card(r#","acct_no":"4111 1111 1111 1111""#), &[("acct_no", "format")]);
+    expect(card(r#","acct_no":"4111111111111112""#), &[("acct_no", "luhn")]);
     expect(card(r#","acct_no":"""#), &[("acct_no", "required")]);
-    expect(
-        card(r#","acct_no":4111111111111111"#),
-        &[("acct_no", "type")],
-    );
+    expect(card(r#","acct_no":4111111111111111"#), &[("acct_no", "type")]);
     // ID and mobile numbers.
-    expect(
-        card(r#","acct_no":"4111111111111111","id_number":"440524188001010015""#),
-        &[("id_number", "check_digit")],
-    );
-    expect(
-        card(r#","acct_no":"4111111111111111","id_number":"4405241880010100""#),
-        &[("id_number", "length")],
-    );
-    expect(
-        card(
-            r#","acct_no":"4111111111111111","id_number":"11010519491231002X","mobile_no":"1391234567x""#,
-        ),
-        &[("mobile_no", "format")],
-    );
+    expect(card(r#","acct_no":"4111111111111111","id_number":"440524188001010015""#), &[("id_number", "check_digit")]);
+    expect(card(r#","acct_no":"4111111111111111","id_number":"4405241880010100""#), &[("id_number", "length")]);
+    expect(card(r#","acct_no":"4111111111111111","id_number":"11010519491231002X","mobile_no":"1391234567x""#), &[("mobile_no", "format")]);
     // Credit cards need an expiry and a cvv2.
-    expect(
-        card(r#","acct_no":"4111111111111111","card_type":"C""#),
-        &[("valid_date", "required"), ("cvv2", "required")],
-    );
-    expect(
-        card(r#","acct_no":"4111111111111111","card_type":"C","valid_date":"1329","cvv2":"enc""#),
-        &[("valid_date", "format")],
-    );
-    expect(
-        card(r#","acct_no":"4111111111111111","card_type":"C","valid_date":"0129","cvv2":"enc""#),
-        &[],
-    );
+    expect(card(r#","acct_no":"4111111111111111","card_type":"C""#), &[("valid_date", "required"), ("cvv2", "required")]);
+    expect(card(r#","acct_no":"4111111111111111","card_type":"C","valid_date":"1329","cvv2":"enc""#), &[("valid_date", "format")]);
+    expect(card(r#","acct_no":"4111111111111111","card_type":"C","valid_date":"0129","cvv2":"enc""#), &[]);
     // Enumerations.
     for t in ["D", "C", "P", "V", "Y", "Z"] {
-        let extra = if t == "C" {
-            r#","valid_date":"1230","cvv2":"x""#
-        } else {
-            ""
-        };
-        expect(
-            card(
-                &[
-                    r#","acct_no":"4111111111111111","acct_type":"E","card_type":""#,
-                    t,
-                    "\"",
-                    extra,
-                ]
-                .concat(),
-            ),
-            &[],
-        );
+        let extra = if t == "C" { r#","valid_date":"1230","cvv2":"x""# } else { "" };
+        expect(card(&[r#","acct_no":"4111111111111111","acct_type":"E","card_type":""#, t, "\"", extra].concat()), &[]);
     }
-    expect(
-        card(r#","acct_no":"4111111111111111","acct_type":"p","card_type":"X""#),
-        &[("acct_type", "enum"), ("card_type", "enum")],
-    );
+    expect(card(r#","acct_no":"4111111111111111","acct_type":"p","card_type":"X""#), &[("acct_type", "enum"), ("card_type", "enum")]);
     // source_channel is required and enumerated.
     let no_channel = validate_card_check(&j(r#"{"full_name":"A","acct_no":"4111111111111111"}"#));
     expect(no_channel, &[("source_channel", "required")]);
-    let bad_channel = validate_card_check(&j(
-        r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"3"}"#,
-    ));
+    let bad_channel = validate_card_check(&j(r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"3"}"#));
     expect(bad_channel, &[("source_channel", "enum")]);
-    let number_channel = validate_card_check(&j(
-        r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":0}"#,
-    ));
+    let number_channel = validate_card_check(&j(r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":0}"#));
     expect(number_channel, &[("source_channel", "type")]);
     // Notification address.
-    expect(
-        card(r#","acct_no":"4111111111111111","mer_bg_url":"https://shop.example/notify""#),
-        &[],
-    );
-    expect(
-        card(r#","acct_no":"4111111111111111","mer_bg_url":"shop.example/notify""#),
-        &[("mer_bg_url", "format")],
-    );
+    expect(card(r#","acct_no":"4111111111111111","mer_bg_url":"https://shop.example/notify""#), &[]);
+    expect(card(r#","acct_no":"4111111111111111","mer_bg_url":"shop.example/notify""#), &[("mer_bg_url", "format")]);
 }
 
 #[test]
@@ -248,11 +171,7 @@ fn name_check_validation_vectors() {
     );
     expect(
         validate_name_check(&j(r#"{"id_number":"310115198512129870"}"#)),
-        &[
-            ("full_name", "required"),
-            ("id_number", "check_digit"),
-            ("source_channel", "required"),
-        ],
+        &[("full_name", "required"), ("id_number", "check_digit"), ("source_channel", "required")],
     );
     expect(validate_name_check(&Json::Null), &[("fields", "type")]);
 }
@@ -332,11 +251,7 @@ type VerifyHook<'a> = &'a dyn Fn(&str, &str) -> bool;
 /// Runs `call` to its end. The edge signs with the sandbox rule, checks
 /// signatures when `verify` is set, and asks `service` for every answer;
 /// the service also checks the request's `sign`.
-fn run(
-    mut call: Call,
-    verify: Option<VerifyHook>,
-    mut service: impl FnMut(&Request) -> Reply,
-) -> (Result<Outcome, PayError>, Log) {
+fn run(mut call: Call, verify: Option<VerifyHook>, mut service: impl FnMut(&Request) -> Reply) -> (Result<Outcome, PayError>, Log) {
     let mut log = Log::default();
     let mut event = Event::Start;
     for _ in 0..200 {
@@ -353,17 +268,12 @@ fn run(
                     Some(sandbox_sign(&sign_input(&req.params))),
                     "the request is signed over its own parameters"
                 );
-                assert!(req
-                    .headers
-                    .contains(&("env".to_string(), "test".to_string())));
+                assert!(req.headers.contains(&("env".to_string(), "test".to_string())));
                 let reply = service(&req);
                 log.sent.push(req);
                 match reply {
                     Reply::Lost => Event::NoAnswer,
-                    Reply::Raw(status, body) => Event::Response {
-                        status,
-                        body: body.into(),
-                    },
+                    Reply::Raw(status, body) => Event::Response { status, body: body.into() },
                     Reply::Signed(status, d) => envelope(status, &d, true),
                     Reply::Unsigned(status, d) => envelope(status, &d, false),
                 }
@@ -390,10 +300,7 @@ fn envelope(status: u16, d: &Json, signed: bool) -> Event {
     if signed {
         env.push(("signature", Json::str(&sandbox_sign(&text))));
     }
-    Event::Response {
-        status,
-        body: Json::obj(env).to_text(),
-    }
+    Event::Response { status, body: Json::obj(env).to_text() }
 }
 
 fn sandbox_verify(data: &str, signature: &str) -> bool {
@@ -401,9 +308,7 @@ fn sandbox_verify(data: &str, signature: &str) -> bool {
 }
 
 fn card_fields() -> Json {
-    j(
-        r#"{"full_name":"张三","acct_no":"4111111111111111","id_number":"440524188001010014","source_channel":"0"}"#,
-    )
+    j(r#"{"full_name":"张三","acct_no":"4111111111111111","id_number":"440524188001010014","source_channel":"0"}"#)
 }
 
 fn name_fields() -> Json {
@@ -411,14 +316,7 @@ fn name_fields() -> Json {
 }
 
 fn op_call(op: Operation, fields: Json, attempts: u32, has_verify: bool) -> Call {
-    Call::new(
-        &config(attempts, 100),
-        op,
-        fields,
-        has_verify,
-        NOW,
-        [0xa5; 16],
-    )
+    Call::new(&config(attempts, 100), op, fields, has_verify, NOW, [0xa5; 16])
 }
 
 const GENERATED_ID: &str = "20240101003005042a5a5a5a5a5a5a5a5";
@@ -468,11 +366,7 @@ fn every_return_code_row() {
             d.push(("resp_code", r));
             d.push(("resp_info", "info"));
         }
-        let (result, log) = run(
-            op_call(op, fields_for(op), 3, true),
-            Some(&sandbox_verify),
-            |_| Reply::Signed(200, data(&d)),
-        );
+        let (result, log) = run(op_call(op, fields_for(op), 3, true), Some(&sandbox_verify), |_| Reply::Signed(200, data(&d)));
         let o = result.unwrap_or_else(|e| panic!("{code}: {e}"));
         assert_eq!(o.state, state, "{code} {resp:?}");
         assert_eq!(o.return_code, code);
@@ -489,21 +383,13 @@ fn every_return_code_row() {
 
 #[test]
 fn card_check_request_shape_and_generated_ids() {
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, false),
-        None,
-        |_| Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")])),
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
+    });
     let o = result.unwrap();
-    assert_eq!(
-        (o.order_id.as_str(), o.order_date.as_str()),
-        (GENERATED_ID, "20240101")
-    );
+    assert_eq!((o.order_id.as_str(), o.order_date.as_str()), (GENERATED_ID, "20240101"));
     let req = &log.sent[0];
-    assert_eq!(
-        (req.method, req.path, req.url_query.as_deref()),
-        ("POST", CARD_CHECK_PATH, None)
-    );
+    assert_eq!((req.method, req.path, req.url_query.as_deref()), ("POST", CARD_CHECK_PATH, None));
     let body = req.body.as_deref().unwrap();
     assert!(body.starts_with("order_date=20240101&order_id=20240101003005042a5a5a5a5a5a5a5a5&app_token=sandbox-app-token-0000000000000000000000&full_name=%E5%BC%A0%E4%B8%89&acct_no=4111111111111111"), "{body}");
     assert_eq!(decode_form(body, "body").unwrap(), req.params);
@@ -512,16 +398,11 @@ fn card_check_request_shape_and_generated_ids() {
     let mut fields = name_fields().as_obj().unwrap().to_vec();
     fields.push(("order_id".into(), Json::str("mine-1")));
     fields.push(("order_date".into(), Json::str("20231231")));
-    let (result, log) = run(
-        op_call(Operation::NameCheck, Json::Obj(fields), 3, false),
-        None,
-        |_| Reply::Signed(200, data(&[("return_code", "10400"), ("resp_code", "00")])),
-    );
+    let (result, log) = run(op_call(Operation::NameCheck, Json::Obj(fields), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "10400"), ("resp_code", "00")]))
+    });
     let o = result.unwrap();
-    assert_eq!(
-        (o.order_id.as_str(), o.order_date.as_str()),
-        ("mine-1", "20231231")
-    );
+    assert_eq!((o.order_id.as_str(), o.order_date.as_str()), ("mine-1", "20231231"));
     assert_eq!(log.sent[0].path, NAME_CHECK_PATH);
     assert_eq!(log.sent[0].param("order_id"), Some("mine-1"));
 }
@@ -532,17 +413,12 @@ fn checkresult_by_seq_id() {
         r#"{"return_code":"20000","resp_code":"00","resp_info":"一致","seq_id":"S-1","order_id":"orig-7","order_date":"20231230","mp_ssim":"72.5","full_name":"张三","id_number":"440524188001010014","file_list":[{"file_id":"f1","file_type":"00","file_source":"JVS"}],"face_identify_list":[{"personId":"p","fileId":"f","personName":"张三","score":"72.5"}],"authorization_info":"auth","encrypt_method":"SM4"}"#,
     );
     let a2 = answer.clone();
-    let (result, log) = run(
-        op_call(Operation::CheckResult, j(r#"{"seqId":"S-1"}"#), 3, true),
-        Some(&sandbox_verify),
-        move |_| Reply::Signed(200, a2.clone()),
-    );
+    let (result, log) = run(op_call(Operation::CheckResult, j(r#"{"seqId":"S-1"}"#), 3, true), Some(&sandbox_verify), move |_| {
+        Reply::Signed(200, a2.clone())
+    });
     let o = result.unwrap();
     let req = &log.sent[0];
-    assert_eq!(
-        (req.method, req.path, req.body.as_deref()),
-        ("GET", CHECK_RESULT_PATH, None)
-    );
+    assert_eq!((req.method, req.path, req.body.as_deref()), ("GET", CHECK_RESULT_PATH, None));
     assert_eq!(req.param("seq_id"), Some("S-1"));
     let q = req.url_query.as_deref().unwrap();
     assert!(q.contains("&seq_id=S-1&sign="), "{q}");
@@ -550,43 +426,20 @@ fn checkresult_by_seq_id() {
     assert_eq!(o.score, Some(72.5));
     assert!(passes_threshold(o.score.unwrap(), DEFAULT_THRESHOLD));
     // The queried verification's own order, from the answer's echo.
-    assert_eq!(
-        (o.order_id.as_str(), o.order_date.as_str()),
-        ("orig-7", "20231230")
-    );
+    assert_eq!((o.order_id.as_str(), o.order_date.as_str()), ("orig-7", "20231230"));
     assert_eq!(o.record.as_ref(), Some(&answer));
     let out = o.to_json();
     let rec = out.get("record").unwrap();
-    for key in [
-        "file_list",
-        "face_identify_list",
-        "authorization_info",
-        "encrypt_method",
-        "full_name",
-        "id_number",
-        "mp_ssim",
-    ] {
+    for key in ["file_list", "face_identify_list", "authorization_info", "encrypt_method", "full_name", "id_number", "mp_ssim"] {
         assert!(rec.get(key).is_some(), "{key}");
     }
 }
 
 #[test]
 fn checkresult_by_order_id() {
-    let (result, log) = run(
-        op_call(
-            Operation::CheckResult,
-            j(r#"{"orderId":"orig-7","orderDate":"20231230"}"#),
-            3,
-            false,
-        ),
-        None,
-        |_| {
-            Reply::Signed(
-                200,
-                data(&[("return_code", "20011"), ("return_message", "no record")]),
-            )
-        },
-    );
+    let (result, log) = run(op_call(Operation::CheckResult, j(r#"{"orderId":"orig-7","orderDate":"20231230"}"#), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "20011"), ("return_message", "no record")]))
+    });
     let o = result.unwrap();
     let req = &log.sent[0];
     assert_eq!(req.param("seq_id"), Some(""));
@@ -594,38 +447,19 @@ fn checkresult_by_order_id() {
     assert_eq!(req.param("order_date"), Some("20231230"));
     assert!(req.url_query.as_deref().unwrap().contains("&seq_id=&sign="));
     assert_eq!(o.state, State::NotFound);
-    assert_eq!(
-        (o.order_id.as_str(), o.order_date.as_str()),
-        ("orig-7", "20231230")
-    );
+    assert_eq!((o.order_id.as_str(), o.order_date.as_str()), ("orig-7", "20231230"));
     assert_eq!(o.seq_id, None);
     // Without orderDate the service's current day is sent, and the
     // answer's echo of the order's date, if any, is the outcome's.
-    let (result, log) = run(
-        op_call(
-            Operation::CheckResult,
-            j(r#"{"order_id":"orig-8"}"#),
-            3,
-            false,
-        ),
-        None,
-        |_| {
-            let echo = [("return_code", "20012"), ("order_date", "20231229")];
-            Reply::Signed(200, data(&echo))
-        },
-    );
+    let (result, log) = run(op_call(Operation::CheckResult, j(r#"{"order_id":"orig-8"}"#), 3, false), None, |_| {
+        let echo = [("return_code", "20012"), ("order_date", "20231229")];
+        Reply::Signed(200, data(&echo))
+    });
     assert_eq!(log.sent[0].param("order_date"), Some("20240101"));
     let o = result.unwrap();
-    assert_eq!(
-        (o.order_id.as_str(), o.order_date.as_str()),
-        ("orig-8", "20231229")
-    );
+    assert_eq!((o.order_id.as_str(), o.order_date.as_str()), ("orig-8", "20231229"));
     // Neither id: refused before anything is signed.
-    let (result, log) = run(
-        op_call(Operation::CheckResult, j("{}"), 3, false),
-        None,
-        |_| Reply::Lost,
-    );
+    let (result, log) = run(op_call(Operation::CheckResult, j("{}"), 3, false), None, |_| Reply::Lost);
     assert_eq!(result.unwrap_err().code, Code::InvalidRequest);
     assert!(log.signed.is_empty() && log.sent.is_empty());
 }
@@ -634,31 +468,15 @@ fn checkresult_by_order_id() {
 fn await_result_pending_then_final() {
     let mut n = 0;
     let wait = Wait::new(1000, 60_000).unwrap();
-    let (result, log) = run(
-        op_call(
-            Operation::AwaitResult(wait),
-            j(r#"{"seqId":"S-9","orderId":"o-9"}"#),
-            3,
-            true,
-        ),
-        Some(&sandbox_verify),
-        |_| {
+    let (result, log) =
+        run(op_call(Operation::AwaitResult(wait), j(r#"{"seqId":"S-9","orderId":"o-9"}"#), 3, true), Some(&sandbox_verify), |_| {
             n += 1;
             if n < 4 {
                 Reply::Signed(200, data(&[("return_code", "20012"), ("seq_id", "S-9")]))
             } else {
-                Reply::Signed(
-                    200,
-                    data(&[
-                        ("return_code", "20000"),
-                        ("resp_code", "01"),
-                        ("seq_id", "S-9"),
-                        ("order_id", "echoed"),
-                    ]),
-                )
+                Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "01"), ("seq_id", "S-9"), ("order_id", "echoed")]))
             }
-        },
-    );
+        });
     let o = result.unwrap();
     assert_eq!(o.state, State::Inconsistent);
     assert_eq!(o.order_id, "o-9", "the order the caller named is kept");
@@ -671,55 +489,28 @@ fn await_result_pending_then_final() {
 #[test]
 fn await_result_times_out_pending() {
     let wait = Wait::new(1000, 2500).unwrap();
-    let (result, log) = run(
-        op_call(
-            Operation::AwaitResult(wait),
-            j(r#"{"orderId":"o-9"}"#),
-            3,
-            false,
-        ),
-        None,
-        |_| Reply::Signed(200, data(&[("return_code", "20012")])),
-    );
+    let (result, log) = run(op_call(Operation::AwaitResult(wait), j(r#"{"orderId":"o-9"}"#), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "20012")]))
+    });
     let o = result.unwrap();
     assert_eq!(o.state, State::Pending);
-    assert_eq!(
-        log.slept,
-        [1000, 1500],
-        "the last wait ends at the time-out"
-    );
+    assert_eq!(log.slept, [1000, 1500], "the last wait ends at the time-out");
     assert_eq!(log.sent.len(), 3);
 }
 
 #[test]
 fn lost_answer_is_recovered_by_checkresult_never_a_second_check() {
     for op in [Operation::CardCheck, Operation::NameCheck] {
-        let fields = if op == Operation::CardCheck {
-            card_fields()
-        } else {
-            name_fields()
-        };
+        let fields = if op == Operation::CardCheck { card_fields() } else { name_fields() };
         let (result, log) = run(op_call(op, fields, 3, true), Some(&sandbox_verify), |req| {
             if req.method == "POST" {
                 Reply::Lost
             } else {
-                Reply::Signed(
-                    200,
-                    data(&[
-                        ("return_code", "20000"),
-                        ("resp_code", "00"),
-                        ("seq_id", "S-2"),
-                        ("order_id", GENERATED_ID),
-                    ]),
-                )
+                Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "00"), ("seq_id", "S-2"), ("order_id", GENERATED_ID)]))
             }
         });
         let o = result.unwrap();
-        let check_path = if op == Operation::CardCheck {
-            CARD_CHECK_PATH
-        } else {
-            NAME_CHECK_PATH
-        };
+        let check_path = if op == Operation::CardCheck { CARD_CHECK_PATH } else { NAME_CHECK_PATH };
         assert_eq!(log.paths(), [check_path, CHECK_RESULT_PATH]);
         let query = &log.sent[1];
         assert_eq!(query.param("order_id"), Some(GENERATED_ID));
@@ -735,37 +526,21 @@ fn lost_answer_is_recovered_by_checkresult_never_a_second_check() {
 
 #[test]
 fn lost_answers_everywhere_end_in_transport_after_the_budget() {
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, false),
-        None,
-        |_| Reply::Lost,
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| Reply::Lost);
     let e = result.unwrap_err();
     assert_eq!(e.code, Code::Transport);
     assert!(e.message.contains(GENERATED_ID), "{}", e.message);
     assert!(e.message.contains("checkResult"), "{}", e.message);
-    assert_eq!(
-        log.paths(),
-        [
-            CARD_CHECK_PATH,
-            CHECK_RESULT_PATH,
-            CHECK_RESULT_PATH,
-            CHECK_RESULT_PATH
-        ]
-    );
+    assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH, CHECK_RESULT_PATH, CHECK_RESULT_PATH]);
     assert_eq!(log.slept, [100, 200]);
     // A gateway's error page counts as no answer too.
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 1, false),
-        None,
-        |req| {
-            if req.method == "POST" {
-                Reply::Raw(502, "<html>Bad Gateway</html>")
-            } else {
-                Reply::Signed(200, data(&[("return_code", "20012")]))
-            }
-        },
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 1, false), None, |req| {
+        if req.method == "POST" {
+            Reply::Raw(502, "<html>Bad Gateway</html>")
+        } else {
+            Reply::Signed(200, data(&[("return_code", "20012")]))
+        }
+    });
     assert_eq!(result.unwrap().state, State::Pending);
     assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH]);
 }
@@ -773,38 +548,24 @@ fn lost_answers_everywhere_end_in_transport_after_the_budget() {
 #[test]
 fn too_frequent_backs_off_and_retries_within_the_budget() {
     let mut n = 0;
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, false),
-        None,
-        |_| {
-            n += 1;
-            if n < 3 {
-                Reply::Signed(200, data(&[("return_code", "90105")]))
-            } else {
-                Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
-            }
-        },
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| {
+        n += 1;
+        if n < 3 {
+            Reply::Signed(200, data(&[("return_code", "90105")]))
+        } else {
+            Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
+        }
+    });
     assert_eq!(result.unwrap().state, State::Consistent);
     assert_eq!(log.slept, [100, 200], "a growing delay");
     assert_eq!(log.paths(), [CARD_CHECK_PATH; 3]);
     assert_eq!(log.signed.len(), 1);
     // Past the budget the 90105 answer is the outcome.
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 2, false),
-        None,
-        |_| {
-            Reply::Raw(
-                200,
-                r#"{"return_code":"90105","return_message":"too frequent"}"#,
-            )
-        },
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 2, false), None, |_| {
+        Reply::Raw(200, r#"{"return_code":"90105","return_message":"too frequent"}"#)
+    });
     let o = result.unwrap();
-    assert_eq!(
-        (o.state, o.return_code.as_str()),
-        (State::CallFailed, "90105")
-    );
+    assert_eq!((o.state, o.return_code.as_str()), (State::CallFailed, "90105"));
     assert_eq!(log.sent.len(), 2);
     assert_eq!(log.slept, [100]);
 }
@@ -812,11 +573,9 @@ fn too_frequent_backs_off_and_retries_within_the_budget() {
 #[test]
 fn bad_signatures() {
     // The verify hook says no.
-    let (result, _) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, true),
-        Some(&|_: &str, _: &str| false),
-        |_| Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")])),
-    );
+    let (result, _) = run(op_call(Operation::CardCheck, card_fields(), 3, true), Some(&|_: &str, _: &str| false), |_| {
+        Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
+    });
     assert_eq!(result.unwrap_err().code, Code::BadSignature);
     // A tampered data text fails the real check.
     let (result, log) = run(
@@ -827,35 +586,21 @@ fn bad_signatures() {
     assert_eq!(result.unwrap_err().code, Code::BadSignature);
     assert_eq!(log.verified.len(), 1);
     // A result without a signature is not trusted when a hook is set ...
-    let (result, _) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, true),
-        Some(&sandbox_verify),
-        |_| Reply::Unsigned(200, data(&[("return_code", "10200"), ("resp_code", "00")])),
-    );
+    let (result, _) = run(op_call(Operation::CardCheck, card_fields(), 3, true), Some(&sandbox_verify), |_| {
+        Reply::Unsigned(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
+    });
     assert_eq!(result.unwrap_err().code, Code::BadSignature);
     // ... but a failed call carries no result and is reported as it is.
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, true),
-        Some(&sandbox_verify),
-        |_| {
-            Reply::Raw(
-                400,
-                r#"{"return_code":"90101","return_message":"acct_no missing"}"#,
-            )
-        },
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, true), Some(&sandbox_verify), |_| {
+        Reply::Raw(400, r#"{"return_code":"90101","return_message":"acct_no missing"}"#)
+    });
     let o = result.unwrap();
-    assert_eq!(
-        (o.state, o.return_message.as_deref()),
-        (State::CallFailed, Some("acct_no missing"))
-    );
+    assert_eq!((o.state, o.return_message.as_deref()), (State::CallFailed, Some("acct_no missing")));
     assert!(log.verified.is_empty());
     // Without a hook, signatures are not asked about.
-    let (result, log) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, false),
-        None,
-        |_| Reply::Unsigned(200, data(&[("return_code", "10200"), ("resp_code", "00")])),
-    );
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| {
+        Reply::Unsigned(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
+    });
     assert_eq!(result.unwrap().state, State::Consistent);
     assert!(log.verified.is_empty());
 }
@@ -872,67 +617,31 @@ fn malformed_bodies() {
         r#"{"data":"{\"return_code\":\"10200\"}","signature":{}}"#,
         r#"{"signature":"x"}"#,
     ] {
-        let (result, log) = run(
-            op_call(Operation::CardCheck, card_fields(), 3, false),
-            None,
-            |_| Reply::Raw(200, body),
-        );
+        let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| Reply::Raw(200, body));
         let e = result.unwrap_err();
         assert_eq!(e.code, Code::InvalidResponse, "{body}");
         assert_eq!(log.sent.len(), 1, "a bad answer is not a lost one: {body}");
-        assert_eq!(
-            decode_envelope(200, body).unwrap_err().code,
-            Code::InvalidResponse
-        );
+        assert_eq!(decode_envelope(200, body).unwrap_err().code, Code::InvalidResponse);
     }
     // An HTTP 400 answer in the envelope is read like any other.
-    let (result, _) = run(
-        op_call(Operation::CardCheck, card_fields(), 3, false),
-        None,
-        |_| {
-            Reply::Signed(
-                400,
-                data(&[
-                    ("return_code", "90101"),
-                    ("return_message", "bad order_date"),
-                ]),
-            )
-        },
-    );
+    let (result, _) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| {
+        Reply::Signed(400, data(&[("return_code", "90101"), ("return_message", "bad order_date")]))
+    });
     let o = result.unwrap();
-    assert_eq!(
-        (o.state, o.return_code.as_str()),
-        (State::CallFailed, "90101")
-    );
+    assert_eq!((o.state, o.return_code.as_str()), (State::CallFailed, "90101"));
 }
 
 #[test]
 fn invalid_fields_send_nothing() {
     let (result, log) = run(
-        op_call(
-            Operation::CardCheck,
-            j(r#"{"full_name":"A","acct_no":"4111111111111112","mobile_no":"13912345678"}"#),
-            3,
-            false,
-        ),
+        op_call(Operation::CardCheck, j(r#"{"full_name":"A","acct_no":"4111111111111112","mobile_no":"13912345678"}"#), 3, false),
         None,
         |_| Reply::Lost,
     );
     let e = result.unwrap_err();
     assert_eq!(e.code, Code::InvalidRequest);
-    let codes: Vec<(&str, &str)> = e
-        .details
-        .iter()
-        .map(|p| (p.field.as_str(), p.code))
-        .collect();
-    assert_eq!(
-        codes,
-        [
-            ("acct_no", "luhn"),
-            ("source_channel", "required"),
-            ("mobile_no", "factors")
-        ]
-    );
+    let codes: Vec<(&str, &str)> = e.details.iter().map(|p| (p.field.as_str(), p.code)).collect();
+    assert_eq!(codes, [("acct_no", "luhn"), ("source_channel", "required"), ("mobile_no", "factors")]);
     assert!(log.signed.is_empty() && log.sent.is_empty());
 }
 
@@ -966,10 +675,7 @@ fn notification_with_the_sandbox_signature() {
     assert!(verified);
     let o = n.accept(verified).unwrap();
     assert_eq!(o.state, State::Consistent);
-    assert_eq!(
-        (o.seq_id.as_deref(), o.order_id.as_str()),
-        (Some("S-5"), "o-5")
-    );
+    assert_eq!((o.seq_id.as_deref(), o.order_id.as_str()), (Some("S-5"), "o-5"));
     assert_eq!(o.score, Some(59.5));
     assert!(!passes_threshold(59.5, DEFAULT_THRESHOLD));
     let rec = o.record.as_ref().unwrap();
@@ -977,10 +683,7 @@ fn notification_with_the_sandbox_signature() {
     assert_eq!(rec.get("face_identify_list"), Some(&Json::str("")));
     // `+` for spaces decodes the same as `%20`.
     let plus = body.replace("%20", "+");
-    assert_eq!(
-        parse_notification(&Json::Str(plus)).unwrap().sign_input,
-        sign_input(&decode_form(&body, "b").unwrap())
-    );
+    assert_eq!(parse_notification(&Json::Str(plus)).unwrap().sign_input, sign_input(&decode_form(&body, "b").unwrap()));
     // A changed field breaks the signature.
     let forged = body.replace("resp_code=00", "resp_code=01");
     let n = parse_notification(&Json::Str(forged)).unwrap();
@@ -990,12 +693,7 @@ fn notification_with_the_sandbox_signature() {
 
 #[test]
 fn notifications_are_handled_once_per_seq_id() {
-    let body = signed_form(&[
-        ("seq_id", "S-6"),
-        ("order_id", "o-6"),
-        ("return_code", "10200"),
-        ("resp_code", "01"),
-    ]);
+    let body = signed_form(&[("seq_id", "S-6"), ("order_id", "o-6"), ("return_code", "10200"), ("resp_code", "01")]);
     let mut seen = SeenSeqIds::new(16);
     let mut handled = 0;
     for _ in 0..3 {

@@ -16,11 +16,7 @@ pub fn id_check_char(first17: &str) -> Option<char> {
     if first17.len() != 17 || !all_digits(first17) {
         return None;
     }
-    let sum: u32 = first17
-        .bytes()
-        .zip(ID_WEIGHTS.iter())
-        .map(|(b, w)| (b - b'0') as u32 * w)
-        .sum();
+    let sum: u32 = first17.bytes().zip(ID_WEIGHTS.iter()).map(|(b, w)| (b - b'0') as u32 * w).sum();
     ID_CHECK.get((sum % 11) as usize).map(|&c| c as char)
 }
 
@@ -101,11 +97,7 @@ pub fn valid_yyyymmdd(s: &str) -> bool {
     if s.len() != 8 || !all_digits(s) {
         return false;
     }
-    let n = |r: core::ops::Range<usize>| {
-        s.as_bytes()[r]
-            .iter()
-            .fold(0u32, |acc, b| acc * 10 + (b - b'0') as u32)
-    };
+    let n = |r: core::ops::Range<usize>| s.as_bytes()[r].iter().fold(0u32, |acc, b| acc * 10 + (b - b'0') as u32);
     let (y, m, d) = (n(0..4), n(4..6), n(6..8));
     y >= 1 && d >= 1 && d <= days_in_month(y, m)
 }
@@ -119,10 +111,7 @@ mod tests {
         assert_eq!(check_id_number("11010519491231002X"), Ok(()));
         assert_eq!(check_id_number("11010519491231002x"), Ok(()));
         assert_eq!(id_check_char("11010519491231002"), Some('X'));
-        assert_eq!(
-            check_id_number("110105194912310021"),
-            Err(IdFault::CheckDigit)
-        );
+        assert_eq!(check_id_number("110105194912310021"), Err(IdFault::CheckDigit));
         assert_eq!(check_id_number("1101051949123100"), Err(IdFault::Length));
         assert_eq!(check_id_number("1101051949123100X2"), Err(IdFault::Format));
         assert_eq!(check_id_number("11010519491231002Y"), Err(IdFault::Format));

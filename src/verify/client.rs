@@ -27,9 +27,7 @@ use super::fields::{invalid_request, validate_card_check, validate_name_check};
 use super::ids;
 use super::outcome::Outcome;
 use super::query::Query;
-use super::request::{
-    check_params, query_params, Request, CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH,
-};
+use super::request::{check_params, query_params, Request, CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH};
 use super::schedule::{backoff_delay, poll_delay};
 use super::step::{Event, Operation, Step};
 use crate::error::{cat, u64_str, Code, PayError};
@@ -82,14 +80,7 @@ impl Call {
     /// `checkResult`/`awaitResult`). `has_verify` says whether the edge has
     /// a `verify` hook; `now_ms` and `random` feed the generated ids. Never
     /// fails: problems come out as the first [`Step::Done`].
-    pub fn new(
-        config: &Config,
-        op: Operation,
-        fields: Json,
-        has_verify: bool,
-        now_ms: f64,
-        random: [u8; 16],
-    ) -> Call {
+    pub fn new(config: &Config, op: Operation, fields: Json, has_verify: bool, now_ms: f64, random: [u8; 16]) -> Call {
         Call {
             config: config.clone(),
             op,
@@ -140,18 +131,10 @@ impl Call {
                 }
                 self.send()
             }
-            (Phase::Finished, _) => Step::Done(Err(PayError::new(
-                Code::Transport,
-                "the call has already finished",
-            ))),
+            (Phase::Finished, _) => Step::Done(Err(PayError::new(Code::Transport, "the call has already finished"))),
             (phase, event) => Step::Done(Err(PayError::new(
                 Code::Transport,
-                cat(&[
-                    "the call was told ",
-                    event.name(),
-                    " while waiting for ",
-                    awaited(phase),
-                ]),
+                cat(&["the call was told ", event.name(), " while waiting for ", awaited(phase)]),
             ))),
         };
         if matches!(step, Step::Done(_)) {
@@ -164,29 +147,14 @@ impl Call {
         match self.op {
             Operation::CardCheck | Operation::NameCheck => {
                 let card = self.op == Operation::CardCheck;
-                let problems = if card {
-                    validate_card_check(&self.fields)
-                } else {
-                    validate_name_check(&self.fields)
-                };
+                let problems = if card { validate_card_check(&self.fields) } else { validate_name_check(&self.fields) };
                 if !problems.is_empty() {
                     return Step::Done(Err(invalid_request(problems)));
                 }
-                self.order_id = text_field(&self.fields, "order_id")
-                    .unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
-                self.order_date = text_field(&self.fields, "order_date")
-                    .unwrap_or_else(|| ids::order_date(self.now_ms));
-                self.path = if card {
-                    CARD_CHECK_PATH
-                } else {
-                    NAME_CHECK_PATH
-                };
-                self.unsigned = check_params(
-                    &self.order_date,
-                    &self.order_id,
-                    &self.config.app_token,
-                    &self.fields,
-                );
+                self.order_id = text_field(&self.fields, "order_id").unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
+                self.order_date = text_field(&self.fields, "order_date").unwrap_or_else(|| ids::order_date(self.now_ms));
+                self.path = if card { CARD_CHECK_PATH } else { NAME_CHECK_PATH };
+                self.unsigned = check_params(&self.order_date, &self.order_id, &self.config.app_token, &self.fields);
             }
             Operation::CheckResult | Operation::AwaitResult(_) => {
                 let query = match Query::from_json(&self.fields) {
@@ -194,20 +162,12 @@ impl Call {
                     Err(e) => return Step::Done(Err(e)),
                 };
                 let (seq_id, order_id, order_date) = match query {
-                    Query::BySeqId {
-                        seq_id,
-                        order_id,
-                        order_date,
-                    } => (seq_id, order_id, order_date),
-                    Query::ByOrderId {
-                        order_id,
-                        order_date,
-                    } => (String::new(), Some(order_id), order_date),
+                    Query::BySeqId { seq_id, order_id, order_date } => (seq_id, order_id, order_date),
+                    Query::ByOrderId { order_id, order_date } => (String::new(), Some(order_id), order_date),
                 };
                 self.order_id_from_answer = order_id.is_none();
                 self.order_date_from_answer = order_date.is_none();
-                self.order_id =
-                    order_id.unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
+                self.order_id = order_id.unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
                 self.order_date = order_date.unwrap_or_else(|| ids::order_date(self.now_ms));
                 self.queried_seq_id = (!seq_id.is_empty()).then(|| seq_id.clone());
                 self.begin_query(&seq_id);
@@ -220,21 +180,12 @@ impl Call {
     fn begin_query(&mut self, seq_id: &str) {
         self.querying = true;
         self.path = CHECK_RESULT_PATH;
-        self.unsigned = query_params(
-            &self.order_date,
-            &self.order_id,
-            &self.config.app_token,
-            seq_id,
-        );
+        self.unsigned = query_params(&self.order_date, &self.order_id, &self.config.app_token, seq_id);
     }
 
     fn signed(&mut self, sign: String) -> Step {
         if sign.is_empty() {
-            return Step::Done(Err(PayError::field(
-                Code::InvalidOptions,
-                "sign",
-                "sign: the hook returned an empty signature",
-            )));
+            return Step::Done(Err(PayError::field(Code::InvalidOptions, "sign", "sign: the hook returned an empty signature")));
         }
         let mut params = self.unsigned.clone();
         params.push(("sign".into(), sign));
@@ -254,10 +205,7 @@ impl Call {
                 self.phase = Phase::Sending;
                 Step::Send(r.clone())
             }
-            None => Step::Done(Err(PayError::new(
-                Code::Transport,
-                "the call has no signed request to send",
-            ))),
+            None => Step::Done(Err(PayError::new(Code::Transport, "the call has no signed request to send"))),
         }
     }
 
@@ -284,19 +232,12 @@ impl Call {
                 Some(signature) => {
                     self.held = Some(outcome);
                     self.phase = Phase::Verifying;
-                    return Step::NeedVerify {
-                        data: answer.data_text,
-                        signature,
-                    };
+                    return Step::NeedVerify { data: answer.data_text, signature };
                 }
                 None if outcome.state != State::CallFailed => {
                     return Step::Done(Err(PayError::new(
                         Code::BadSignature,
-                        cat(&[
-                            "the answer for order_id ",
-                            &self.order_id,
-                            " carries no signature, so its result cannot be trusted",
-                        ]),
+                        cat(&["the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"]),
                     )))
                 }
                 None => {}
@@ -307,11 +248,7 @@ impl Call {
 
     fn outcome_of(&self, answer: &Envelope) -> Outcome {
         let echo = |from_answer: bool, key: &str, own: &str| {
-            let echoed = if from_answer {
-                text_field(&answer.data, key)
-            } else {
-                None
-            };
+            let echoed = if from_answer { text_field(&answer.data, key) } else { None };
             echoed.unwrap_or_else(|| own.into())
         };
         let mut o = Outcome::from_data(
@@ -332,10 +269,7 @@ impl Call {
             (true, Some(outcome)) => self.settle(outcome),
             _ => Step::Done(Err(PayError::new(
                 Code::BadSignature,
-                cat(&[
-                    "the verify hook rejected the signature of the answer for order_id ",
-                    &self.order_id,
-                ]),
+                cat(&["the verify hook rejected the signature of the answer for order_id ", &self.order_id]),
             ))),
         }
     }
@@ -381,13 +315,7 @@ impl Call {
                 "\" }) rather than sending the request again",
             ])
         } else {
-            cat(&[
-                "the result query for order_id ",
-                &self.order_id,
-                " got no answer after ",
-                &tries,
-                " tries",
-            ])
+            cat(&["the result query for order_id ", &self.order_id, " got no answer after ", &tries, " tries"])
         };
         Step::Done(Err(PayError::new(Code::Transport, message)))
     }
@@ -416,11 +344,7 @@ mod tests {
     }
 
     fn card_fields() -> Json {
-        Json::obj(vec![
-            ("full_name", Json::str("A")),
-            ("acct_no", Json::str("4111111111111111")),
-            ("source_channel", Json::str("0")),
-        ])
+        Json::obj(vec![("full_name", Json::str("A")), ("acct_no", Json::str("4111111111111111")), ("source_channel", Json::str("0"))])
     }
 
     fn answer(data: &str) -> Event {
@@ -431,27 +355,14 @@ mod tests {
     #[test]
     fn card_check_in_four_steps() {
         let mut c = call(Operation::CardCheck, card_fields());
-        let Step::NeedSign(params) = c.next(Event::Start) else {
-            panic!("expected NeedSign")
-        };
+        let Step::NeedSign(params) = c.next(Event::Start) else { panic!("expected NeedSign") };
         assert_eq!(params[0], ("order_date".into(), "20240101".into()));
-        assert_eq!(
-            params[1],
-            (
-                "order_id".into(),
-                "202401010030050420707070707070707".into()
-            )
-        );
+        assert_eq!(params[1], ("order_id".into(), "202401010030050420707070707070707".into()));
         assert_eq!(c.order_id(), "202401010030050420707070707070707");
-        let Step::Send(req) = c.next(Event::Signed("sig".into())) else {
-            panic!("expected Send")
-        };
+        let Step::Send(req) = c.next(Event::Signed("sig".into())) else { panic!("expected Send") };
         assert_eq!((req.method, req.path), ("POST", CARD_CHECK_PATH));
         assert_eq!(req.param("sign"), Some("sig"));
-        let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01"}"#))
-        else {
-            panic!("expected an outcome")
-        };
+        let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01"}"#)) else { panic!("expected an outcome") };
         assert_eq!(o.state, State::Inconsistent);
         assert_eq!(o.order_id, "202401010030050420707070707070707");
         assert_eq!(o.order_date, "20240101");
@@ -461,9 +372,7 @@ mod tests {
     #[test]
     fn invalid_fields_end_at_once() {
         let mut c = call(Operation::NameCheck, Json::obj(vec![]));
-        let Step::Done(Err(e)) = c.next(Event::Start) else {
-            panic!("expected an error")
-        };
+        let Step::Done(Err(e)) = c.next(Event::Start) else { panic!("expected an error") };
         assert_eq!(e.code, Code::InvalidRequest);
         let fields: Vec<&str> = e.details.iter().map(|p| p.field.as_str()).collect();
         assert_eq!(fields, ["full_name", "id_number", "source_channel"]);
@@ -471,27 +380,18 @@ mod tests {
 
     #[test]
     fn empty_signature_is_refused() {
-        let mut c = call(
-            Operation::CheckResult,
-            Json::obj(vec![("seqId", Json::str("S"))]),
-        );
+        let mut c = call(Operation::CheckResult, Json::obj(vec![("seqId", Json::str("S"))]));
         assert!(matches!(c.next(Event::Start), Step::NeedSign(_)));
-        let Step::Done(Err(e)) = c.next(Event::Signed(String::new())) else {
-            panic!("expected an error")
-        };
+        let Step::Done(Err(e)) = c.next(Event::Signed(String::new())) else { panic!("expected an error") };
         assert_eq!(e.field.as_deref(), Some("sign"));
     }
 
     #[test]
     fn events_out_of_order_and_after_the_end() {
         let mut c = call(Operation::CardCheck, card_fields());
-        let Step::Done(Err(e)) = c.next(Event::Slept) else {
-            panic!("expected an error")
-        };
+        let Step::Done(Err(e)) = c.next(Event::Slept) else { panic!("expected an error") };
         assert_eq!(e.message, "the call was told Slept while waiting for Start");
-        let Step::Done(Err(e)) = c.next(Event::Start) else {
-            panic!("expected an error")
-        };
+        let Step::Done(Err(e)) = c.next(Event::Start) else { panic!("expected an error") };
         assert_eq!(e.message, "the call has already finished");
     }
 }

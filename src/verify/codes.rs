@@ -112,19 +112,8 @@ mod tests {
         assert_eq!(state_of(QUERY_IN_PROGRESS, Some("00")), State::Pending);
         assert_eq!(state_of(QUERY_NOT_FOUND, None), State::NotFound);
         assert_eq!(state_of(QUERY_FAILED, None), State::Failed);
-        for bad in [
-            CARD_FAILED,
-            NAME_FAILED,
-            PARAM_ERROR,
-            SIGN_ERROR,
-            NO_PERMISSION,
-            REPEATED,
-            TOO_FREQUENT,
-            UNKNOWN,
-            "90000",
-            "12345",
-            "",
-        ] {
+        for bad in [CARD_FAILED, NAME_FAILED, PARAM_ERROR, SIGN_ERROR, NO_PERMISSION, REPEATED, TOO_FREQUENT, UNKNOWN, "90000", "12345", ""]
+        {
             assert_eq!(state_of(bad, Some("00")), State::CallFailed, "{bad}");
         }
     }

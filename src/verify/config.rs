@@ -27,12 +27,7 @@ impl Config {
 
     /// Checks and keeps the settings; `invalid_options` naming the option
     /// (`appToken`, `env`, `retry.attempts`, `retry.baseDelayMs`).
-    pub fn new(
-        app_token: &str,
-        env: &str,
-        attempts: u32,
-        base_delay_ms: u32,
-    ) -> Result<Config, PayError> {
+    pub fn new(app_token: &str, env: &str, attempts: u32, base_delay_ms: u32) -> Result<Config, PayError> {
         let n = app_token.chars().count();
         if n != Self::APP_TOKEN_LEN {
             return Err(PayError::field(
@@ -45,53 +40,24 @@ impl Config {
                 ]),
             ));
         }
-        if app_token
-            .chars()
-            .any(|c| c.is_control() || c.is_whitespace())
-        {
-            return Err(PayError::field(
-                Code::InvalidOptions,
-                "appToken",
-                "appToken may not contain spaces or control characters",
-            ));
+        if app_token.chars().any(|c| c.is_control() || c.is_whitespace()) {
+            return Err(PayError::field(Code::InvalidOptions, "appToken", "appToken may not contain spaces or control characters"));
         }
         if env.is_empty() || !env.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-            return Err(PayError::field(
-                Code::InvalidOptions,
-                "env",
-                "env must be a non-empty header value of printable ASCII characters",
-            ));
+            return Err(PayError::field(Code::InvalidOptions, "env", "env must be a non-empty header value of printable ASCII characters"));
         }
         if !(1..=Self::MAX_ATTEMPTS).contains(&attempts) {
-            return Err(PayError::field(
-                Code::InvalidOptions,
-                "retry.attempts",
-                "retry.attempts must be a whole number from 1 to 10",
-            ));
+            return Err(PayError::field(Code::InvalidOptions, "retry.attempts", "retry.attempts must be a whole number from 1 to 10"));
         }
         if base_delay_ms > Self::MAX_BASE_DELAY_MS {
-            return Err(PayError::field(
-                Code::InvalidOptions,
-                "retry.baseDelayMs",
-                "retry.baseDelayMs must be at most 60000",
-            ));
+            return Err(PayError::field(Code::InvalidOptions, "retry.baseDelayMs", "retry.baseDelayMs must be at most 60000"));
         }
-        Ok(Config {
-            app_token: app_token.into(),
-            env: env.into(),
-            attempts,
-            base_delay_ms,
-        })
+        Ok(Config { app_token: app_token.into(), env: env.into(), attempts, base_delay_ms })
     }
 
     /// The settings with the default retry budget.
     pub fn with_defaults(app_token: &str, env: &str) -> Result<Config, PayError> {
-        Config::new(
-            app_token,
-            env,
-            Self::DEFAULT_ATTEMPTS,
-            Self::DEFAULT_BASE_DELAY_MS,
-        )
+        Config::new(app_token, env, Self::DEFAULT_ATTEMPTS, Self::DEFAULT_BASE_DELAY_MS)
     }
 }
 
@@ -126,10 +92,7 @@ mod tests {
         assert_eq!(field(Config::with_defaults(TOKEN, "a\r\nb: c")), "env");
         assert_eq!(field(Config::new(TOKEN, "t", 0, 0)), "retry.attempts");
         assert_eq!(field(Config::new(TOKEN, "t", 11, 0)), "retry.attempts");
-        assert_eq!(
-            field(Config::new(TOKEN, "t", 1, 60_001)),
-            "retry.baseDelayMs"
-        );
+        assert_eq!(field(Config::new(TOKEN, "t", 1, 60_001)), "retry.baseDelayMs");
         assert!(Config::new(TOKEN, "t", 1, 0).is_ok());
     }
 }

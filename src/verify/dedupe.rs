@@ -32,10 +32,7 @@ impl SeenSeqIds {
 
     /// Remembers up to `capacity` ids (at least one).
     pub fn new(capacity: usize) -> SeenSeqIds {
-        SeenSeqIds {
-            capacity: capacity.max(1),
-            ids: VecDeque::new(),
-        }
+        SeenSeqIds { capacity: capacity.max(1), ids: VecDeque::new() }
     }
 
     /// Says whether `seq_id` was seen before, and remembers it.

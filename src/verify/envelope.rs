@@ -38,82 +38,45 @@ pub fn text_field(obj: &Json, key: &str) -> Option<String> {
 fn return_code_of(data: &Json) -> Option<String> {
     match data.get("return_code") {
         Some(Json::Str(s)) if !s.is_empty() => Some(s.clone()),
-        Some(Json::Num(n)) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n < 1e15 => {
-            Some(u64_str(*n as u64))
-        }
+        Some(Json::Num(n)) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n < 1e15 => Some(u64_str(*n as u64)),
         _ => None,
     }
 }
 
 fn bad(status: u16, why: &str) -> PayError {
-    PayError::new(
-        Code::InvalidResponse,
-        cat(&[
-            "the HTTP ",
-            &u64_str(status as u64),
-            " answer is not a service response: ",
-            why,
-        ]),
-    )
+    PayError::new(Code::InvalidResponse, cat(&["the HTTP ", &u64_str(status as u64), " answer is not a service response: ", why]))
 }
 
 /// Decodes an answer of the service; `invalid_response` when it is not one.
 pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
     let text = body.strip_prefix('\u{feff}').unwrap_or(body);
-    let top = json::parse(text, Code::InvalidResponse, "the body")
-        .map_err(|e| bad(status, &e.message))?;
+    let top = json::parse(text, Code::InvalidResponse, "the body").map_err(|e| bad(status, &e.message))?;
     if top.as_obj().is_none() {
-        return Err(bad(
-            status,
-            &cat(&["the body is ", top.kind(), ", not an object"]),
-        ));
+        return Err(bad(status, &cat(&["the body is ", top.kind(), ", not an object"])));
     }
     let (data, data_text) = match top.get("data") {
         Some(Json::Str(t)) => {
-            let d = json::parse(t, Code::InvalidResponse, "data")
-                .map_err(|e| bad(status, &e.message))?;
+            let d = json::parse(t, Code::InvalidResponse, "data").map_err(|e| bad(status, &e.message))?;
             (d, t.clone())
         }
         Some(d @ Json::Obj(_)) => (d.clone(), d.to_text()),
-        None | Some(Json::Null) if top.get("return_code").is_some() => {
-            (top.clone(), text.to_owned())
-        }
-        None | Some(Json::Null) => {
-            return Err(bad(status, "the body has neither data nor return_code"))
-        }
-        Some(other) => {
-            return Err(bad(
-                status,
-                &cat(&["data is ", other.kind(), ", not JSON text"]),
-            ))
-        }
+        None | Some(Json::Null) if top.get("return_code").is_some() => (top.clone(), text.to_owned()),
+        None | Some(Json::Null) => return Err(bad(status, "the body has neither data nor return_code")),
+        Some(other) => return Err(bad(status, &cat(&["data is ", other.kind(), ", not JSON text"]))),
     };
     if data.as_obj().is_none() {
-        return Err(bad(
-            status,
-            &cat(&["data holds ", data.kind(), ", not an object"]),
-        ));
+        return Err(bad(status, &cat(&["data holds ", data.kind(), ", not an object"])));
     }
     let signature = match top.get("signature") {
         None | Some(Json::Null) => None,
         Some(Json::Str(s)) if s.is_empty() => None,
         Some(Json::Str(s)) => Some(s.clone()),
-        Some(other) => {
-            return Err(bad(
-                status,
-                &cat(&["signature is ", other.kind(), ", not a string"]),
-            ))
-        }
+        Some(other) => return Err(bad(status, &cat(&["signature is ", other.kind(), ", not a string"]))),
     };
     let Some(return_code) = return_code_of(&data) else {
         return Err(bad(status, "data has no return_code"));
     };
-    Ok(Envelope {
-        data,
-        data_text,
-        signature,
-        return_code,
-    })
+    Ok(Envelope { data, data_text, signature, return_code })
 }
 
 #[cfg(test)]
@@ -125,10 +88,7 @@ mod tests {
         let body = r#"{"data":"{\"return_code\":\"10200\",\"resp_code\":\"00\",\"order_id\":\"o1\"}","signature":"abc"}"#;
         let e = decode_envelope(200, body).unwrap();
         assert_eq!(e.return_code, "10200");
-        assert_eq!(
-            e.data_text,
-            r#"{"return_code":"10200","resp_code":"00","order_id":"o1"}"#
-        );
+        assert_eq!(e.data_text, r#"{"return_code":"10200","resp_code":"00","order_id":"o1"}"#);
         assert_eq!(e.signature.as_deref(), Some("abc"));
         assert_eq!(text_field(&e.data, "resp_code").as_deref(), Some("00"));
     }
@@ -169,11 +129,7 @@ mod tests {
         ] {
             let e = decode_envelope(status, body).unwrap_err();
             assert_eq!(e.code, Code::InvalidResponse, "{body}");
-            assert!(
-                e.message.starts_with("the HTTP 200 answer"),
-                "{}",
-                e.message
-            );
+            assert!(e.message.starts_with("the HTTP 200 answer"), "{}", e.message);
         }
     }
 

@@ -33,19 +33,10 @@ pub fn validate_name_check(fields: &Json) -> Vec<Problem> {
 /// (with a count of the others) and `field` is set when only one field is
 /// at fault.
 pub fn invalid_request(problems: Vec<Problem>) -> PayError {
-    let first = problems
-        .first()
-        .map(|p| p.message.clone())
-        .unwrap_or_else(|| "the request is invalid".into());
+    let first = problems.first().map(|p| p.message.clone()).unwrap_or_else(|| "the request is invalid".into());
     let message = match problems.len() {
         0 | 1 => first,
-        n => cat(&[
-            &first,
-            " (and ",
-            &u64_str(n as u64 - 1),
-            " more problem",
-            if n > 2 { "s)" } else { ")" },
-        ]),
+        n => cat(&[&first, " (and ", &u64_str(n as u64 - 1), " more problem", if n > 2 { "s)" } else { ")" }]),
     };
     let mut e = PayError::new(Code::InvalidRequest, message);
     if problems.len() == 1 {
@@ -55,11 +46,7 @@ pub fn invalid_request(problems: Vec<Problem>) -> PayError {
 }
 
 fn problem(field: &str, code: &'static str, message: String) -> Problem {
-    Problem {
-        field: field.into(),
-        code,
-        message,
-    }
+    Problem { field: field.into(), code, message }
 }
 
 /// The fields as `(name, value)` pairs in first-seen order, the last value
@@ -74,11 +61,7 @@ fn collect<'a>(m: &'a [(String, Json)], problems: &mut Vec<Problem>) -> Vec<(&'a
         match v {
             Json::Null => {}
             Json::Str(s) => out.push((k, s)),
-            other => problems.push(problem(
-                k,
-                "type",
-                cat(&[k, " must be a string, not ", other.kind()]),
-            )),
+            other => problems.push(problem(k, "type", cat(&[k, " must be a string, not ", other.kind()]))),
         }
     }
     out
@@ -86,30 +69,19 @@ fn collect<'a>(m: &'a [(String, Json)], problems: &mut Vec<Problem>) -> Vec<(&'a
 
 /// The given, non-empty value of a field.
 fn given<'a>(fields: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
-    fields
-        .iter()
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| *v)
-        .filter(|v| !v.is_empty())
+    fields.iter().find(|(k, _)| *k == name).map(|(_, v)| *v).filter(|v| !v.is_empty())
 }
 
 /// True when `name` is present with a value of the wrong kind (already
 /// reported as `type`): it is not "missing" then.
 fn mistyped(m: &[(String, Json)], name: &str) -> bool {
-    m.iter()
-        .rev()
-        .find(|(k, _)| k == name)
-        .is_some_and(|(_, v)| !matches!(v, Json::Null | Json::Str(_)))
+    m.iter().rev().find(|(k, _)| k == name).is_some_and(|(_, v)| !matches!(v, Json::Null | Json::Str(_)))
 }
 
 fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
     let mut out = Vec::new();
     let Some(m) = fields.as_obj() else {
-        out.push(problem(
-            "fields",
-            "type",
-            cat(&["fields must be an object, not ", fields.kind()]),
-        ));
+        out.push(problem("fields", "type", cat(&["fields must be an object, not ", fields.kind()])));
         return out;
     };
     let f = collect(m, &mut out);
@@ -125,20 +97,13 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
             out.push(problem(
                 reserved,
                 "reserved",
-                cat(&[
-                    reserved,
-                    " is set by the client (from its appToken and sign hook); leave it out of the fields",
-                ]),
+                cat(&[reserved, " is set by the client (from its appToken and sign hook); leave it out of the fields"]),
             ));
         }
     }
     if let Some(d) = present("order_date") {
         if !valid_yyyymmdd(d) {
-            out.push(problem(
-                "order_date",
-                "format",
-                "order_date must be eight digits YYYYMMDD naming a real day".into(),
-            ));
+            out.push(problem("order_date", "format", "order_date must be eight digits YYYYMMDD naming a real day".into()));
         }
     }
 
@@ -161,11 +126,7 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
     if kind == Kind::CardCheck {
         if let Some(mobile) = present("mobile_no") {
             if mobile.len() != 11 || !all_digits(mobile) {
-                out.push(problem(
-                    "mobile_no",
-                    "format",
-                    "mobile_no must be 11 digits".into(),
-                ));
+                out.push(problem("mobile_no", "format", "mobile_no must be 11 digits".into()));
             }
             if present("id_number").is_none() && !mistyped(m, "id_number") {
                 out.push(problem(
@@ -179,20 +140,12 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
         check_enum(&mut out, &f, "card_type", &["D", "C", "P", "V", "Y", "Z"]);
         let credit = present("card_type") == Some("C");
         if credit {
-            required(
-                &mut out,
-                "valid_date",
-                " for a credit card (card_type C), as mmyy",
-            );
+            required(&mut out, "valid_date", " for a credit card (card_type C), as mmyy");
             required(&mut out, "cvv2", " for a credit card (card_type C)");
         }
         if let Some(d) = present("valid_date") {
             if !valid_mmyy(d) {
-                out.push(problem(
-                    "valid_date",
-                    "format",
-                    "valid_date must be mmyy: four digits with a month of 01 to 12".into(),
-                ));
+                out.push(problem("valid_date", "format", "valid_date must be mmyy: four digits with a month of 01 to 12".into()));
             }
         }
         if let Some(url) = present("mer_bg_url") {
@@ -204,27 +157,11 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
 
 fn check_card_number(out: &mut Vec<Problem>, acct: &str) {
     if !all_digits(acct) {
-        out.push(problem(
-            "acct_no",
-            "format",
-            "acct_no must be the card number's digits only (no spaces or dashes)".into(),
-        ));
+        out.push(problem("acct_no", "format", "acct_no must be the card number's digits only (no spaces or dashes)".into()));
     } else if !(12..=19).contains(&acct.len()) {
-        out.push(problem(
-            "acct_no",
-            "length",
-            cat(&[
-                "acct_no must be 12 to 19 digits (got ",
-                &u64_str(acct.len() as u64),
-                ")",
-            ]),
-        ));
+        out.push(problem("acct_no", "length", cat(&["acct_no must be 12 to 19 digits (got ", &u64_str(acct.len() as u64), ")"])));
     } else if !luhn_ok(acct) {
-        out.push(problem(
-            "acct_no",
-            "luhn",
-            "acct_no is not a valid card number (its Luhn check digit does not match)".into(),
-        ));
+        out.push(problem("acct_no", "luhn", "acct_no is not a valid card number (its Luhn check digit does not match)".into()));
     }
 }
 
@@ -234,22 +171,13 @@ fn check_id(out: &mut Vec<Problem>, id: &str) {
         Err(IdFault::Length) => out.push(problem(
             "id_number",
             "length",
-            cat(&[
-                "id_number must be 18 characters (got ",
-                &u64_str(id.chars().count() as u64),
-                ")",
-            ]),
+            cat(&["id_number must be 18 characters (got ", &u64_str(id.chars().count() as u64), ")"]),
         )),
-        Err(IdFault::Format) => out.push(problem(
-            "id_number",
-            "format",
-            "id_number must be 17 digits followed by a digit or X".into(),
-        )),
+        Err(IdFault::Format) => out.push(problem("id_number", "format", "id_number must be 17 digits followed by a digit or X".into())),
         Err(IdFault::CheckDigit) => out.push(problem(
             "id_number",
             "check_digit",
-            "id_number has a wrong check digit (its last character does not match the first 17)"
-                .into(),
+            "id_number has a wrong check digit (its last character does not match the first 17)".into(),
         )),
     }
 }
@@ -257,35 +185,21 @@ fn check_id(out: &mut Vec<Problem>, id: &str) {
 fn check_enum(out: &mut Vec<Problem>, f: &[(&str, &str)], name: &str, allowed: &[&str]) {
     if let Some(v) = given(f, name) {
         if !allowed.contains(&v) {
-            out.push(problem(
-                name,
-                "enum",
-                cat(&[name, " must be one of ", &allowed.join(", ")]),
-            ));
+            out.push(problem(name, "enum", cat(&[name, " must be one of ", &allowed.join(", ")])));
         }
     }
 }
 
 fn check_url(out: &mut Vec<Problem>, url: &str) {
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"));
+    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://"));
     match rest {
-        None => out.push(problem(
-            "mer_bg_url",
-            "format",
-            "mer_bg_url must begin with http:// or https://".into(),
-        )),
-        Some(rest) if rest.is_empty() || rest.starts_with('/') => out.push(problem(
-            "mer_bg_url",
-            "format",
-            "mer_bg_url has no host after its scheme".into(),
-        )),
-        Some(_) if url.chars().any(|c| c.is_whitespace() || c.is_control()) => out.push(problem(
-            "mer_bg_url",
-            "format",
-            "mer_bg_url may not contain spaces or control characters".into(),
-        )),
+        None => out.push(problem("mer_bg_url", "format", "mer_bg_url must begin with http:// or https://".into())),
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+            out.push(problem("mer_bg_url", "format", "mer_bg_url has no host after its scheme".into()))
+        }
+        Some(_) if url.chars().any(|c| c.is_whitespace() || c.is_control()) => {
+            out.push(problem("mer_bg_url", "format", "mer_bg_url may not contain spaces or control characters".into()))
+        }
         Some(_) => {}
     }
 }
@@ -307,9 +221,7 @@ mod tests {
     fn valid_two_three_four_factor_sets() {
         let two = j(r#"{"full_name":"张三","acct_no":"4111111111111111","source_channel":"0"}"#);
         assert_eq!(validate_card_check(&two), vec![]);
-        let three = j(
-            r#"{"full_name":"A","acct_no":"4111111111111111","id_number":"11010519491231002X","source_channel":"1"}"#,
-        );
+        let three = j(r#"{"full_name":"A","acct_no":"4111111111111111","id_number":"11010519491231002X","source_channel":"1"}"#);
         assert_eq!(validate_card_check(&three), vec![]);
         let four = j(
             r#"{"full_name":"A","acct_no":"4111111111111111","id_number":"11010519491231002x","mobile_no":"13800138000","source_channel":"2","extra":"kept"}"#,
@@ -343,28 +255,15 @@ mod tests {
 
     #[test]
     fn numbers_are_type_problems_not_missing() {
-        let f =
-            j(r#"{"full_name":"A","acct_no":4111111111111111,"source_channel":1,"other":true}"#);
-        assert_eq!(
-            codes(&validate_card_check(&f)),
-            vec![
-                ("acct_no", "type"),
-                ("source_channel", "type"),
-                ("other", "type")
-            ]
-        );
+        let f = j(r#"{"full_name":"A","acct_no":4111111111111111,"source_channel":1,"other":true}"#);
+        assert_eq!(codes(&validate_card_check(&f)), vec![("acct_no", "type"), ("source_channel", "type"), ("other", "type")]);
     }
 
     #[test]
     fn namecheck_needs_id_number() {
         let f = j(r#"{"full_name":"A","source_channel":"0"}"#);
-        assert_eq!(
-            codes(&validate_name_check(&f)),
-            vec![("id_number", "required")]
-        );
-        let ok = j(
-            r#"{"full_name":"A","id_number":"11010519491231002X","source_channel":"0","acct_no":"x"}"#,
-        );
+        assert_eq!(codes(&validate_name_check(&f)), vec![("id_number", "required")]);
+        let ok = j(r#"{"full_name":"A","id_number":"11010519491231002X","source_channel":"0","acct_no":"x"}"#);
         assert_eq!(validate_name_check(&ok), vec![]);
     }
 
@@ -373,54 +272,29 @@ mod tests {
         let f = j(
             r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"0","sign":"x","app_token":"y","order_date":"20241340","order_id":"o1"}"#,
         );
-        assert_eq!(
-            codes(&validate_card_check(&f)),
-            vec![
-                ("app_token", "reserved"),
-                ("sign", "reserved"),
-                ("order_date", "format")
-            ]
-        );
+        assert_eq!(codes(&validate_card_check(&f)), vec![("app_token", "reserved"), ("sign", "reserved"), ("order_date", "format")]);
     }
 
     #[test]
     fn not_an_object() {
-        assert_eq!(
-            codes(&validate_name_check(&Json::str("x"))),
-            vec![("fields", "type")]
-        );
+        assert_eq!(codes(&validate_name_check(&Json::str("x"))), vec![("fields", "type")]);
     }
 
     #[test]
     fn later_duplicate_wins_and_null_is_absent() {
-        let f = j(
-            r#"{"full_name":"A","acct_no":"1","acct_no":"4111111111111111","source_channel":"0","imei":null}"#,
-        );
+        let f = j(r#"{"full_name":"A","acct_no":"1","acct_no":"4111111111111111","source_channel":"0","imei":null}"#);
         assert_eq!(validate_card_check(&f), vec![]);
     }
 
     #[test]
     fn mer_bg_url_forms() {
-        let base =
-            r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"0","mer_bg_url":"#;
+        let base = r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"0","mer_bg_url":"#;
         let with = |u: &str| validate_card_check(&j(&cat(&[base, u, "}"])));
         assert_eq!(with(r#""https://m.example/cb?a=1""#), vec![]);
         assert_eq!(with(r#""http://127.0.0.1:9/cb""#), vec![]);
-        assert_eq!(
-            codes(&with(r#""https://""#)),
-            vec![("mer_bg_url", "format")]
-        );
-        assert_eq!(
-            codes(&with(r#""https:///x""#)),
-            vec![("mer_bg_url", "format")]
-        );
-        assert_eq!(
-            codes(&with(r#""HTTPS://x""#)),
-            vec![("mer_bg_url", "format")]
-        );
-        assert_eq!(
-            codes(&with(r#""https://a b""#)),
-            vec![("mer_bg_url", "format")]
-        );
+        assert_eq!(codes(&with(r#""https://""#)), vec![("mer_bg_url", "format")]);
+        assert_eq!(codes(&with(r#""https:///x""#)), vec![("mer_bg_url", "format")]);
+        assert_eq!(codes(&with(r#""HTTPS://x""#)), vec![("mer_bg_url", "format")]);
+        assert_eq!(codes(&with(r#""https://a b""#)), vec![("mer_bg_url", "format")]);
     }
 }

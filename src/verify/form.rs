@@ -10,11 +10,7 @@ use crate::error::{cat, Code, PayError};
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// Everything but the unreserved characters.
-const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// Appends `s` percent-encoded to `out`.
 pub fn push_encoded(out: &mut String, s: &str) {
@@ -43,11 +39,7 @@ pub fn decode_component(s: &str, what: &str) -> Result<String, PayError> {
     let spaced = s.replace('+', " ");
     match percent_decode_str(&spaced).decode_utf8() {
         Ok(v) => Ok(v.into_owned()),
-        Err(_) => Err(PayError::field(
-            Code::InvalidResponse,
-            what,
-            cat(&[what, " is not UTF-8 once percent-decoded"]),
-        )),
+        Err(_) => Err(PayError::field(Code::InvalidResponse, what, cat(&[what, " is not UTF-8 once percent-decoded"]))),
     }
 }
 
@@ -76,34 +68,20 @@ mod tests {
     use super::*;
 
     fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-        p.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
+        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
 
     #[test]
     fn encodes_all_but_unreserved() {
         let p = pairs(&[("a b", "x+y&z=1/~._-"), ("name", "张三"), ("e", "")]);
-        assert_eq!(
-            encode_form(&p),
-            "a%20b=x%2By%26z%3D1%2F~._-&name=%E5%BC%A0%E4%B8%89&e="
-        );
+        assert_eq!(encode_form(&p), "a%20b=x%2By%26z%3D1%2F~._-&name=%E5%BC%A0%E4%B8%89&e=");
         assert_eq!(encode_form(&[]), "");
     }
 
     #[test]
     fn decodes_plus_and_percent_twenty() {
         let d = decode_form("a=1+2&b=3%204&c=%2B&&d&e=%zz", "body").unwrap();
-        assert_eq!(
-            d,
-            pairs(&[
-                ("a", "1 2"),
-                ("b", "3 4"),
-                ("c", "+"),
-                ("d", ""),
-                ("e", "%zz")
-            ])
-        );
+        assert_eq!(d, pairs(&[("a", "1 2"), ("b", "3 4"), ("c", "+"), ("d", ""), ("e", "%zz")]));
     }
 
     #[test]

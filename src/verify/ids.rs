@@ -127,10 +127,7 @@ mod tests {
     fn stamp_fields() {
         // 2023-12-31T16:30:05.042Z = 2024-01-01 00:30:05.042 at UTC+8.
         let t = stamp(1_704_040_205_042.0);
-        assert_eq!(
-            (t.year, t.month, t.day, t.hour, t.minute, t.second, t.milli),
-            (2024, 1, 1, 0, 30, 5, 42)
-        );
+        assert_eq!((t.year, t.month, t.day, t.hour, t.minute, t.second, t.milli), (2024, 1, 1, 0, 30, 5, 42));
     }
 
     #[test]

@@ -68,15 +68,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
         }
         Json::Str(text) => decode_form(text, "notification")?,
         Json::Obj(_) => from_object(input)?,
-        other => {
-            return Err(bad(
-                "notification",
-                &cat(&[
-                    " must be form-encoded text or an object, not ",
-                    other.kind(),
-                ]),
-            ))
-        }
+        other => return Err(bad("notification", &cat(&[" must be form-encoded text or an object, not ", other.kind()]))),
     };
     for (i, (k, _)) in raw.iter().enumerate() {
         if raw[..i].iter().any(|(k2, _)| k2 == k) {
@@ -99,9 +91,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
         }
     }
     let record = Json::Obj(record);
-    let need = |name: &str| {
-        text_field(&record, name).ok_or_else(|| bad(name, " is missing from the notification"))
-    };
+    let need = |name: &str| text_field(&record, name).ok_or_else(|| bad(name, " is missing from the notification"));
     let seq_id = need("seq_id")?;
     if seq_id.len() > MAX_SEQ_ID_LEN {
         return Err(bad("seq_id", " is longer than 256 bytes"));
@@ -114,21 +104,14 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     };
     let order_date = text_field(&record, "order_date").unwrap_or_default();
     let outcome = Outcome::from_data(&record, &return_code, &order_id, &order_date, true);
-    Ok(Notification {
-        outcome,
-        sign,
-        sign_input: sign_input(&raw),
-    })
+    Ok(Notification { outcome, sign, sign_input: sign_input(&raw) })
 }
 
 /// The fields of an object as text: strings as they are, numbers, booleans,
 /// lists and objects as their JSON text; `null` is left out.
 fn from_object(v: &Json) -> Result<Vec<(String, String)>, PayError> {
     let Some(m) = v.as_obj() else {
-        return Err(bad(
-            "notification",
-            &cat(&[" must be an object, not ", v.kind()]),
-        ));
+        return Err(bad("notification", &cat(&[" must be an object, not ", v.kind()])));
     };
     Ok(m.iter()
         .filter_map(|(k, v)| match v {
@@ -173,18 +156,9 @@ mod tests {
     #[test]
     fn object_and_json_text_agree_with_the_form() {
         let from_form = parse_notification(&Json::str(FORM)).unwrap();
-        let obj = Json::Obj(
-            decode_form(FORM, "n")
-                .unwrap()
-                .into_iter()
-                .map(|(k, v)| (k, Json::Str(v)))
-                .collect(),
-        );
+        let obj = Json::Obj(decode_form(FORM, "n").unwrap().into_iter().map(|(k, v)| (k, Json::Str(v))).collect());
         assert_eq!(parse_notification(&obj).unwrap(), from_form);
-        assert_eq!(
-            parse_notification(&Json::Str(obj.to_text())).unwrap(),
-            from_form
-        );
+        assert_eq!(parse_notification(&Json::Str(obj.to_text())).unwrap(), from_form);
         // A list already decoded by the merchant's server signs as its text.
         let mut m = obj.as_obj().unwrap().to_vec();
         for (k, v) in m.iter_mut() {
@@ -202,29 +176,16 @@ mod tests {
             ("seq_id=S&return_code=10200&sign=x", "order_id"),
             ("seq_id=S&order_id=o&sign=x", "return_code"),
             ("seq_id=S&order_id=o&return_code=10200&sign=", "sign"),
-            (
-                "seq_id=S&order_id=o&return_code=1&sign=x&seq_id=T",
-                "seq_id",
-            ),
-            (
-                "seq_id=S&order_id=o&return_code=1&sign=x&file_list=%5B",
-                "file_list",
-            ),
-            (
-                "seq_id=S&order_id=o&return_code=1&sign=x&face_identify_list=%7B%7D",
-                "face_identify_list",
-            ),
+            ("seq_id=S&order_id=o&return_code=1&sign=x&seq_id=T", "seq_id"),
+            ("seq_id=S&order_id=o&return_code=1&sign=x&file_list=%5B", "file_list"),
+            ("seq_id=S&order_id=o&return_code=1&sign=x&face_identify_list=%7B%7D", "face_identify_list"),
             ("seq_id=%FF&order_id=o&return_code=1&sign=x", "seq_id"),
         ] {
             let e = parse_notification(&Json::str(text)).unwrap_err();
             assert_eq!(e.code, Code::InvalidResponse, "{text}");
             assert_eq!(e.field.as_deref(), Some(field), "{text}: {}", e.message);
         }
-        let long = cat(&[
-            "seq_id=",
-            &"9".repeat(257),
-            "&order_id=o&return_code=1&sign=x",
-        ]);
+        let long = cat(&["seq_id=", &"9".repeat(257), "&order_id=o&return_code=1&sign=x"]);
         assert!(parse_notification(&Json::Str(long)).is_err());
         assert!(parse_notification(&Json::Num(1.0)).is_err());
         assert!(parse_notification(&Json::str("{oops")).is_err());

@@ -32,13 +32,7 @@ impl Outcome {
     /// The outcome given by an answer's `data` object. `order_id` and
     /// `order_date` are the ones the caller should keep for this
     /// verification; `keep_record` puts the whole of `data` in `record`.
-    pub fn from_data(
-        data: &Json,
-        return_code: &str,
-        order_id: &str,
-        order_date: &str,
-        keep_record: bool,
-    ) -> Outcome {
+    pub fn from_data(data: &Json, return_code: &str, order_id: &str, order_date: &str, keep_record: bool) -> Outcome {
         let resp_code = text_field(data, "resp_code");
         Outcome {
             state: state_of(return_code, resp_code.as_deref()),
@@ -104,47 +98,22 @@ mod tests {
         assert_eq!(o.seq_id.as_deref(), Some("S1"));
         assert_eq!(o.record.as_ref(), Some(&data));
         let j = o.to_json();
-        let keys: Vec<&str> = j
-            .as_obj()
-            .unwrap()
-            .iter()
-            .map(|(k, _)| k.as_str())
-            .collect();
+        let keys: Vec<&str> = j.as_obj().unwrap().iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(
             keys,
-            [
-                "state",
-                "returnCode",
-                "returnMessage",
-                "respCode",
-                "respInfo",
-                "seqId",
-                "orderId",
-                "orderDate",
-                "score",
-                "record"
-            ]
+            ["state", "returnCode", "returnMessage", "respCode", "respInfo", "seqId", "orderId", "orderDate", "score", "record"]
         );
         assert_eq!(j.get("state"), Some(&Json::str("consistent")));
         assert_eq!(j.get("score"), Some(&Json::Num(87.5)));
-        assert_eq!(
-            j.get("record").and_then(|r| r.get("encrypt_method")),
-            Some(&Json::str("x"))
-        );
+        assert_eq!(j.get("record").and_then(|r| r.get("encrypt_method")), Some(&Json::str("x")));
     }
 
     #[test]
     fn optional_members_are_left_out() {
-        let data = Json::obj(vec![
-            ("return_code", Json::str("10210")),
-            ("seq_id", Json::str("")),
-        ]);
+        let data = Json::obj(vec![("return_code", Json::str("10210")), ("seq_id", Json::str(""))]);
         let o = Outcome::from_data(&data, "10210", "o2", "20240102", false);
         assert_eq!(o.state, State::CallFailed);
         assert_eq!(o.seq_id, None);
-        assert_eq!(
-            o.to_json().to_text(),
-            r#"{"state":"call_failed","returnCode":"10210","orderId":"o2","orderDate":"20240102"}"#
-        );
+        assert_eq!(o.to_json().to_text(), r#"{"state":"call_failed","returnCode":"10210","orderId":"o2","orderDate":"20240102"}"#);
     }
 }

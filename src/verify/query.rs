@@ -12,17 +12,10 @@ use crate::json::Json;
 pub enum Query {
     /// By the service's serial number. `order_id`/`order_date` fill the
     /// common parameters when given (generated otherwise).
-    BySeqId {
-        seq_id: String,
-        order_id: Option<String>,
-        order_date: Option<String>,
-    },
+    BySeqId { seq_id: String, order_id: Option<String>, order_date: Option<String> },
     /// By the original request's order number (`seq_id` sent empty). Without
     /// `order_date` the service's current day is sent.
-    ByOrderId {
-        order_id: String,
-        order_date: Option<String>,
-    },
+    ByOrderId { order_id: String, order_date: Option<String> },
 }
 
 /// The non-empty string under `camel` or `snake`; a problem when one of them
@@ -37,11 +30,9 @@ fn member(obj: &Json, camel: &str, snake: &str, problems: &mut Vec<Problem>) -> 
                     found = Some(s.clone());
                 }
             }
-            Some(other) => problems.push(Problem {
-                field: key.into(),
-                code: "type",
-                message: cat(&[key, " must be a string, not ", other.kind()]),
-            }),
+            Some(other) => {
+                problems.push(Problem { field: key.into(), code: "type", message: cat(&[key, " must be a string, not ", other.kind()]) })
+            }
         }
     }
     found
@@ -52,11 +43,7 @@ impl Query {
     pub fn from_json(v: &Json) -> Result<Query, PayError> {
         let mut problems = Vec::new();
         if v.as_obj().is_none() {
-            problems.push(Problem {
-                field: "query".into(),
-                code: "type",
-                message: cat(&["query must be an object, not ", v.kind()]),
-            });
+            problems.push(Problem { field: "query".into(), code: "type", message: cat(&["query must be an object, not ", v.kind()]) });
             return Err(invalid(problems));
         }
         let seq_id = member(v, "seqId", "seq_id", &mut problems);
@@ -82,15 +69,8 @@ impl Query {
             return Err(invalid(problems));
         }
         Ok(match (seq_id, order_id) {
-            (Some(seq_id), order_id) => Query::BySeqId {
-                seq_id,
-                order_id,
-                order_date,
-            },
-            (None, Some(order_id)) => Query::ByOrderId {
-                order_id,
-                order_date,
-            },
+            (Some(seq_id), order_id) => Query::BySeqId { seq_id, order_id, order_date },
+            (None, Some(order_id)) => Query::ByOrderId { order_id, order_date },
             // Refused above.
             (None, None) => return Err(invalid(Vec::new())),
         })
@@ -109,26 +89,13 @@ mod tests {
 
     #[test]
     fn both_modes() {
-        assert_eq!(
-            q(r#"{"seqId":"S1"}"#).unwrap(),
-            Query::BySeqId {
-                seq_id: "S1".into(),
-                order_id: None,
-                order_date: None
-            }
-        );
+        assert_eq!(q(r#"{"seqId":"S1"}"#).unwrap(), Query::BySeqId { seq_id: "S1".into(), order_id: None, order_date: None });
         assert_eq!(
             q(r#"{"order_id":"o1","orderDate":"20240101","seqId":""}"#).unwrap(),
-            Query::ByOrderId {
-                order_id: "o1".into(),
-                order_date: Some("20240101".into())
-            }
+            Query::ByOrderId { order_id: "o1".into(), order_date: Some("20240101".into()) }
         );
         // An outcome can be queried again as it is.
-        assert!(matches!(
-            q(r#"{"state":"pending","seqId":"S","orderId":"o","orderDate":"20240101"}"#).unwrap(),
-            Query::BySeqId { .. }
-        ));
+        assert!(matches!(q(r#"{"state":"pending","seqId":"S","orderId":"o","orderDate":"20240101"}"#).unwrap(), Query::BySeqId { .. }));
     }
 
     #[test]

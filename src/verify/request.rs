@@ -44,10 +44,7 @@ impl Request {
             method: "POST",
             path,
             url_query: None,
-            headers: vec![
-                ("content-type".into(), FORM_CONTENT_TYPE.into()),
-                ("env".into(), env.into()),
-            ],
+            headers: vec![("content-type".into(), FORM_CONTENT_TYPE.into()), ("env".into(), env.into())],
             body: Some(encode_form(&params)),
             params,
         }
@@ -67,20 +64,13 @@ impl Request {
 
     /// The value of parameter `name`, if sent.
     pub fn param(&self, name: &str) -> Option<&str> {
-        self.params
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
     }
 }
 
 /// The common parameters but `sign`, in the order the service lists them.
 pub fn common_params(order_date: &str, order_id: &str, app_token: &str) -> Vec<(String, String)> {
-    vec![
-        ("order_date".into(), order_date.into()),
-        ("order_id".into(), order_id.into()),
-        ("app_token".into(), app_token.into()),
-    ]
+    vec![("order_date".into(), order_date.into()), ("order_id".into(), order_id.into()), ("app_token".into(), app_token.into())]
 }
 
 /// The unsigned parameters of a `cardcheck` or `namecheck`: the common ones
@@ -88,12 +78,7 @@ pub fn common_params(order_date: &str, order_id: &str, app_token: &str) -> Vec<(
 /// repeated name keeps its last value; `null`, `order_id`, `order_date`,
 /// `app_token` and `sign` are left out, the first two being in the common
 /// parameters). The fields are expected to have passed validation.
-pub fn check_params(
-    order_date: &str,
-    order_id: &str,
-    app_token: &str,
-    fields: &Json,
-) -> Vec<(String, String)> {
+pub fn check_params(order_date: &str, order_id: &str, app_token: &str, fields: &Json) -> Vec<(String, String)> {
     let mut out = common_params(order_date, order_id, app_token);
     let members = fields.as_obj().unwrap_or(&[]);
     for (i, (k, v)) in members.iter().enumerate() {
@@ -108,12 +93,7 @@ pub fn check_params(
 
 /// The unsigned parameters of a `checkresult`; `seq_id` is sent empty for a
 /// query by `order_id`.
-pub fn query_params(
-    order_date: &str,
-    order_id: &str,
-    app_token: &str,
-    seq_id: &str,
-) -> Vec<(String, String)> {
+pub fn query_params(order_date: &str, order_id: &str, app_token: &str, seq_id: &str) -> Vec<(String, String)> {
     let mut out = common_params(order_date, order_id, app_token);
     out.push(("seq_id".into(), seq_id.into()));
     out
@@ -138,43 +118,19 @@ mod tests {
         )
         .unwrap();
         let p = check_params("20240101", "o9", "T", &f);
-        assert_eq!(
-            names(&p),
-            [
-                "order_date",
-                "order_id",
-                "app_token",
-                "full_name",
-                "x",
-                "acct_no"
-            ]
-        );
+        assert_eq!(names(&p), ["order_date", "order_id", "app_token", "full_name", "x", "acct_no"]);
         assert_eq!(p[4].1, "2");
     }
 
     #[test]
     fn post_and_get() {
-        let mut p = check_params(
-            "20240101",
-            "o1",
-            "T",
-            &Json::obj(vec![("full_name", Json::str("A B"))]),
-        );
+        let mut p = check_params("20240101", "o1", "T", &Json::obj(vec![("full_name", Json::str("A B"))]));
         p.push(("sign".into(), "s+/=".into()));
         let r = Request::post(CARD_CHECK_PATH, "test", p);
         assert_eq!(r.method, "POST");
-        assert_eq!(
-            r.body.as_deref(),
-            Some("order_date=20240101&order_id=o1&app_token=T&full_name=A%20B&sign=s%2B%2F%3D")
-        );
+        assert_eq!(r.body.as_deref(), Some("order_date=20240101&order_id=o1&app_token=T&full_name=A%20B&sign=s%2B%2F%3D"));
         assert_eq!(r.url_query, None);
-        assert_eq!(
-            r.headers,
-            vec![
-                ("content-type".to_string(), FORM_CONTENT_TYPE.to_string()),
-                ("env".to_string(), "test".to_string())
-            ]
-        );
+        assert_eq!(r.headers, vec![("content-type".to_string(), FORM_CONTENT_TYPE.to_string()), ("env".to_string(), "test".to_string())]);
         assert_eq!(r.param("sign"), Some("s+/="));
 
         let mut q = query_params("20240101", "o1", "T", "");
@@ -182,10 +138,7 @@ mod tests {
         let g = Request::get(CHECK_RESULT_PATH, "test", q);
         assert_eq!(g.method, "GET");
         assert_eq!(g.body, None);
-        assert_eq!(
-            g.url_query.as_deref(),
-            Some("order_date=20240101&order_id=o1&app_token=T&seq_id=&sign=x")
-        );
+        assert_eq!(g.url_query.as_deref(), Some("order_date=20240101&order_id=o1&app_token=T&seq_id=&sign=x"));
         assert_eq!(g.headers, vec![("env".to_string(), "test".to_string())]);
     }
 }

@@ -25,9 +25,7 @@ pub fn poll_delay(interval_ms: u32, n: u32) -> u32 {
 
 fn grow(first: u32, doublings: u32) -> u32 {
     let shift = doublings.min(31);
-    (first as u64)
-        .saturating_mul(1u64 << shift)
-        .min(u32::MAX as u64) as u32
+    (first as u64).saturating_mul(1u64 << shift).min(u32::MAX as u64) as u32
 }
 
 /// Options of `awaitResult`.
@@ -48,25 +46,15 @@ impl Wait {
     /// `invalid_options` naming `intervalMs` when it is 0.
     pub fn new(interval_ms: u32, timeout_ms: u32) -> Result<Wait, PayError> {
         if interval_ms == 0 {
-            return Err(PayError::field(
-                Code::InvalidOptions,
-                "intervalMs",
-                "intervalMs must be at least 1",
-            ));
+            return Err(PayError::field(Code::InvalidOptions, "intervalMs", "intervalMs must be at least 1"));
         }
-        Ok(Wait {
-            interval_ms,
-            timeout_ms,
-        })
+        Ok(Wait { interval_ms, timeout_ms })
     }
 }
 
 impl Default for Wait {
     fn default() -> Wait {
-        Wait {
-            interval_ms: Self::DEFAULT_INTERVAL_MS,
-            timeout_ms: Self::DEFAULT_TIMEOUT_MS,
-        }
+        Wait { interval_ms: Self::DEFAULT_INTERVAL_MS, timeout_ms: Self::DEFAULT_TIMEOUT_MS }
     }
 }
 
@@ -94,10 +82,7 @@ mod tests {
 
     #[test]
     fn wait_options() {
-        assert_eq!(
-            Wait::new(0, 10).unwrap_err().field.as_deref(),
-            Some("intervalMs")
-        );
+        assert_eq!(Wait::new(0, 10).unwrap_err().field.as_deref(), Some("intervalMs"));
         assert_eq!(Wait::default().interval_ms, 1000);
         assert!(Wait::new(1, 0).is_ok());
     }

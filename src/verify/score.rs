@@ -93,30 +93,12 @@ mod tests {
         assert_eq!(parse_score("99.99"), Some(99.99));
         assert_eq!(parse_score("000060.5"), Some(60.5));
         // More digits than are read: cut, not refused.
-        assert_eq!(
-            parse_score("12.3456789012345678901"),
-            Some(12.3456789012345)
-        );
+        assert_eq!(parse_score("12.3456789012345678901"), Some(12.3456789012345));
     }
 
     #[test]
     fn refuses_non_scores() {
-        for bad in [
-            "",
-            " ",
-            ".",
-            "-1",
-            "+5",
-            "100.01",
-            "1e2",
-            "8 5",
-            "85..",
-            "1.2.3",
-            "abc",
-            "NaN",
-            "inf",
-            "1234567890123456789",
-        ] {
+        for bad in ["", " ", ".", "-1", "+5", "100.01", "1e2", "8 5", "85..", "1.2.3", "abc", "NaN", "inf", "1234567890123456789"] {
             assert_eq!(parse_score(bad), None, "{bad}");
         }
     }

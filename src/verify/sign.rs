@@ -15,11 +15,8 @@
 /// does not depend on the order of repeated names), `name=value` joined with
 /// `&`.
 pub fn sign_input(params: &[(String, String)]) -> String {
-    let mut kept: Vec<(&str, &str)> = params
-        .iter()
-        .filter(|(k, v)| k != "sign" && !v.is_empty())
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
+    let mut kept: Vec<(&str, &str)> =
+        params.iter().filter(|(k, v)| k != "sign" && !v.is_empty()).map(|(k, v)| (k.as_str(), v.as_str())).collect();
     kept.sort_unstable();
     let mut out = String::new();
     for (i, (k, v)) in kept.iter().enumerate() {
@@ -59,24 +56,13 @@ mod tests {
     use super::*;
 
     fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-        p.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
+        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
 
     #[test]
     fn sorts_drops_sign_and_empty_values() {
-        let p = pairs(&[
-            ("order_id", "A1"),
-            ("sign", "zzz"),
-            ("app_token", "t"),
-            ("seq_id", ""),
-            ("full_name", "张 三&x=y"),
-        ]);
-        assert_eq!(
-            sign_input(&p),
-            "app_token=t&full_name=张 三&x=y&order_id=A1"
-        );
+        let p = pairs(&[("order_id", "A1"), ("sign", "zzz"), ("app_token", "t"), ("seq_id", ""), ("full_name", "张 三&x=y")]);
+        assert_eq!(sign_input(&p), "app_token=t&full_name=张 三&x=y&order_id=A1");
     }
 
     #[test]
@@ -97,10 +83,7 @@ mod tests {
     #[test]
     fn rfc4231_vectors() {
         // RFC 4231, test cases 1 and 2.
-        assert_eq!(
-            hmac_sha256_hex(&[0x0b; 20], b"Hi There"),
-            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
-        );
+        assert_eq!(hmac_sha256_hex(&[0x0b; 20], b"Hi There"), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
         assert_eq!(
             hmac_sha256_hex(b"Jefe", b"what do ya want for nothing?"),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"

@@ -77,18 +77,12 @@ mod tests {
         let all = [
             Event::Start,
             Event::Signed("s".into()),
-            Event::Response {
-                status: 200,
-                body: String::new(),
-            },
+            Event::Response { status: 200, body: String::new() },
             Event::NoAnswer,
             Event::Verified(true),
             Event::Slept,
         ];
         let names: Vec<&str> = all.iter().map(Event::name).collect();
-        assert_eq!(
-            names,
-            ["Start", "Signed", "Response", "NoAnswer", "Verified", "Slept"]
-        );
+        assert_eq!(names, ["Start", "Signed", "Response", "NoAnswer", "Verified", "Slept"]);
     }
 }
