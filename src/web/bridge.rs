@@ -103,25 +103,29 @@ fn ready(name: &str, event: &str) {
     }
 }
 
-/// A value filled in by a callback and awaited by a future.
+/// A value filled in once by a callback and awaited by a future. Once
+/// filled it stays filled: a later callback changes nothing, even after the
+/// future has taken the value.
 pub struct Slot<T> {
     value: Option<T>,
+    filled: bool,
     waker: Option<Waker>,
 }
 
 pub type SharedSlot<T> = Rc<RefCell<Slot<T>>>;
 
 pub fn slot<T>() -> SharedSlot<T> {
-    Rc::new(RefCell::new(Slot { value: None, waker: None }))
+    Rc::new(RefCell::new(Slot { value: None, filled: false, waker: None }))
 }
 
 /// Fills the slot unless it is already full; true when this call filled it.
 pub fn fill<T>(s: &SharedSlot<T>, v: T) -> bool {
     let waker = {
         let mut s = s.borrow_mut();
-        if s.value.is_some() {
+        if s.filled {
             return false;
         }
+        s.filled = true;
         s.value = Some(v);
         s.waker.take()
     };
@@ -132,7 +136,7 @@ pub fn fill<T>(s: &SharedSlot<T>, v: T) -> bool {
 }
 
 pub fn is_full<T>(s: &SharedSlot<T>) -> bool {
-    s.borrow().value.is_some()
+    s.borrow().filled
 }
 
 /// Waits for the slot to be filled.

@@ -173,7 +173,7 @@ async fn perform(
         Action::Wallet1TradePay { trade_no, via: Via::Bridge } => {
             let w = &profile.wallet1;
             let params = obj(&[("tradeNO", trade_no)]);
-            let raw = bridge_call(
+            let raw = match bridge_call(
                 runtime,
                 Host::Wallet1,
                 &w.bridge,
@@ -186,14 +186,18 @@ async fn perform(
                 events,
                 cbs,
             )
-            .await?;
+            .await?
+            {
+                Some(raw) => raw,
+                None => return Ok(no_callback(channel)),
+            };
             let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
             Ok((outcome::wallet1_result(profile, channel, &answer), raw))
         }
         Action::Wallet2BridgePay { params } => {
             let w = &profile.wallet2;
             let p = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
-            let raw = bridge_call(
+            let raw = match bridge_call(
                 runtime,
                 Host::Wallet2,
                 &w.bridge,
@@ -206,14 +210,20 @@ async fn perform(
                 events,
                 cbs,
             )
-            .await?;
+            .await?
+            {
+                Some(raw) => raw,
+                None => return Ok(no_callback(channel)),
+            };
             let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
             Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
         }
         Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
             let api = mini_api(options_js, &profile.wallet1.mini_program_global, "tradePay", channel)?;
             let req = obj(&[("tradeNO", trade_no)]);
-            let (which, raw) = mini_call(&api, "tradePay", req, false, events, cbs).await?;
+            let Some((which, raw)) = mini_call(&api, "tradePay", req, false, events, cbs).await? else {
+                return Ok(no_callback(channel));
+            };
             let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
             let r = match which {
                 Callback::Success => outcome::wallet1_result(profile, channel, &answer),
@@ -224,11 +234,21 @@ async fn perform(
         Action::Wallet2RequestPayment { params } => {
             let api = mini_api(options_js, &profile.wallet2.mini_program_global, "requestPayment", channel)?;
             let req = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
-            let (which, raw) = mini_call(&api, "requestPayment", req, true, events, cbs).await?;
+            let Some((which, raw)) = mini_call(&api, "requestPayment", req, true, events, cbs).await? else {
+                return Ok(no_callback(channel));
+            };
             let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
             Ok((outcome::wallet2_mini_result(channel, which, &answer), raw))
         }
     }
+}
+
+/// The wallet's screen came and went without a callback: the payment may or
+/// may not have gone through, so ask the server.
+fn no_callback(channel: &str) -> (PayResult, JsValue) {
+    let mut r = PayResult::new(Status::Pending, channel, None);
+    r.message = "the page came back from the wallet without a result; ask your server for the payment's state".to_string();
+    (r, JsValue::UNDEFINED)
 }
 
 fn go(url: &str, events: &Events) -> Result<(), JsValue> {
@@ -294,7 +314,7 @@ async fn bridge_call(
     channel: &str,
     events: &Events,
     cbs: &mut Callbacks,
-) -> Result<JsValue, JsValue> {
+) -> Result<Option<JsValue>, JsValue> {
     if runtime.host != wallet && !env::is_object(&env::global_get(bridge)) {
         let msg = cat(&[
             channel,
@@ -330,13 +350,14 @@ async fn bridge_call(
     .await
     .map_err(|e| err(&e))?;
     called?;
-    Ok(await_callback(result).await.1)
+    Ok(await_callback(result).await.map(|(_, raw)| raw))
 }
 
 /// Waits for the wallet's callback. When the page is hidden (the wallet's
-/// own screen) and then shown again with no callback, the result is
-/// `pending` after a short grace period rather than a wait forever.
-async fn await_callback(result: SharedSlot<(Callback, JsValue)>) -> (Callback, JsValue) {
+/// own screen) and then shown again with no callback, the wait ends after a
+/// short grace period with `None` (reported as `pending`) rather than going
+/// on forever.
+async fn await_callback(result: SharedSlot<(Callback, JsValue)>) -> Option<(Callback, JsValue)> {
     let grace: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
     let _listener = env::document().map(|doc| {
         let (result, grace) = (result.clone(), grace.clone());
@@ -347,19 +368,28 @@ async fn await_callback(result: SharedSlot<(Callback, JsValue)>) -> (Callback, J
                 grace.borrow_mut().take();
             } else if was_hidden.get() && !is_full(&result) {
                 let r = result.clone();
-                *grace.borrow_mut() = Some(Timeout::new(1500, move || {
-                    fill(&r, (Callback::CompleteOnly, JsValue::from_str(RETURNED_WITHOUT_CALLBACK)));
+                *grace.borrow_mut() = Some(Timeout::new(RETURN_GRACE_MS, move || {
+                    fill(&r, (Callback::CompleteOnly, returned_without_callback()));
                 }));
             }
         })
     });
     let r = SlotFuture(result).await;
     grace.borrow_mut().take();
-    r
+    if r.1.is_symbol() {
+        return None;
+    }
+    Some(r)
 }
 
-/// The raw value of a payment whose wallet never called back.
-const RETURNED_WITHOUT_CALLBACK: &str = "returned_without_callback";
+/// How long after the page is shown again a missing callback counts as none.
+const RETURN_GRACE_MS: u32 = 1500;
+
+/// Marks "the page came back without a callback" in the slot: a value no
+/// wallet can pass (a fresh symbol).
+fn returned_without_callback() -> JsValue {
+    JsValue::symbol(Some("paybridge:no-callback"))
+}
 
 fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str) -> Result<JsValue, JsValue> {
     let given = env::get(options_js, "api");
@@ -383,7 +413,7 @@ async fn mini_call(
     with_complete: bool,
     events: &Events,
     cbs: &mut Callbacks,
-) -> Result<(Callback, JsValue), JsValue> {
+) -> Result<Option<(Callback, JsValue)>, JsValue> {
     let result: SharedSlot<(Callback, JsValue)> = slot();
     let mut names = vec![("success", Callback::Success), ("fail", Callback::Fail)];
     if with_complete {
@@ -398,11 +428,7 @@ async fn mini_call(
     let f =
         env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
     f.call1(api, &req).map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
-    let (which, raw) = await_callback(result).await;
-    if raw.as_string().as_deref() == Some(RETURNED_WITHOUT_CALLBACK) {
-        return Ok((Callback::CompleteOnly, JsValue::UNDEFINED));
-    }
-    Ok((which, raw))
+    Ok(await_callback(result).await)
 }
 
 /// Asks the merchant's `confirm(payment, result)` for the verified status.

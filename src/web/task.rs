@@ -25,10 +25,21 @@ thread_local! {
     static RUNNER: Closure<dyn FnMut(JsValue)> = Closure::wrap(Box::new(|_| run_queue()) as Box<dyn FnMut(JsValue)>);
 }
 
-/// Runs `f` to completion in the background.
+/// Runs `f` to completion: polled at once, then whenever it is woken.
 pub fn spawn(f: impl Future<Output = ()> + 'static) {
     let t = Rc::new(Task { future: RefCell::new(Some(Box::pin(f))), queued: Cell::new(false) });
-    schedule(t);
+    poll(t);
+}
+
+fn poll(t: Rc<Task>) {
+    let waker = waker(t.clone());
+    let mut cx = Context::from_waker(&waker);
+    let mut slot = t.future.borrow_mut();
+    if let Some(f) = slot.as_mut() {
+        if let Poll::Ready(()) = f.as_mut().poll(&mut cx) {
+            *slot = None;
+        }
+    }
 }
 
 fn schedule(t: Rc<Task>) {
@@ -48,14 +59,7 @@ fn run_queue() {
     loop {
         let Some(t) = QUEUE.with(|q| q.borrow_mut().pop_front()) else { break };
         t.queued.set(false);
-        let waker = waker(t.clone());
-        let mut cx = Context::from_waker(&waker);
-        let mut slot = t.future.borrow_mut();
-        if let Some(f) = slot.as_mut() {
-            if let Poll::Ready(()) = f.as_mut().poll(&mut cx) {
-                *slot = None;
-            }
-        }
+        poll(t);
     }
 }
 

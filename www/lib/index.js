@@ -2,7 +2,7 @@
 // this file (or the one given as `ready({ wasm })`); `pay()` awaits it by
 // itself, other calls throw PayError `not_ready` until it has resolved.
 import * as bg from "./paybridge_bg.js";
-import { PayError, link } from "./shared.js";
+import { PayError, link, isReady } from "./shared.js";
 
 export * from "./api.js";
 
@@ -30,6 +30,9 @@ async function instantiate(src) {
 
 /** Loads the WebAssembly once; later calls return the same promise. */
 export function ready(options) {
+  // The generated bindings serve one instance: once linked (by any copy of
+  // this entry), loading again would break them.
+  if (!loading && isReady()) loading = Promise.resolve();
   if (!loading) {
     const src = options?.wasm ?? new URL("./paybridge_bg.wasm", import.meta.url);
     loading = instantiate(src).then(

@@ -1,0 +1,468 @@
+// pay() in real headless Chromium, through the built package (pkg/index.js
+// loaded as a plain module script), with fake wallet bridges injected under
+// the profile's names.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve } from "../tools/server.mjs";
+import { launch } from "../tools/chromium.mjs";
+
+let server, browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fresh page on the harness, with listener bookkeeping installed first. */
+async function harness() {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    // Count document listeners by event type, to prove none is left behind.
+    const live = new Map();
+    const add = EventTarget.prototype.addEventListener;
+    const remove = EventTarget.prototype.removeEventListener;
+    EventTarget.prototype.addEventListener = function (type, fn, opts) {
+      if (this === document) live.set(type, (live.get(type) ?? 0) + 1);
+      return add.call(this, type, fn, opts);
+    };
+    EventTarget.prototype.removeEventListener = function (type, fn, opts) {
+      if (this === document) live.set(type, (live.get(type) ?? 0) - 1);
+      return remove.call(this, type, fn, opts);
+    };
+    window.liveListeners = () => Object.fromEntries([...live].filter(([, n]) => n !== 0));
+  });
+  await page.goto(`${server.url}/tests/browser/pages/harness.html`);
+  await page.waitForFunction(() => window.loaded);
+  return page;
+}
+
+const W2 = { appId: "wxapp", timeStamp: "1700000000", nonceStr: "n", package: "prepay_id=1", signType: "RSA", paySign: "sig" };
+const wallet1Pub = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T100" } };
+const wallet2Pub = { pay_channel: "wallet2_pub", pay_info: W2 };
+
+test("wallet1 bridge present before pay(): tradePay with tradeNO, result mapped", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const seen = [];
+    const profile = pb.defaultProfile();
+    window[profile.wallet1.bridge] = { call: (name, params, cb) => { seen.push([name, params]); cb({ resultCode: "9000", memo: "ok" }); } };
+    const result = await pb.pay(p, { onEvent: record });
+    return { result, seen, events: events.map((e) => e.type) };
+  }, wallet1Pub);
+  assert.deepEqual(r.seen, [["tradePay", { tradeNO: "T100" }]]);
+  assert.equal(r.result.status, "succeeded");
+  assert.equal(r.result.code, "9000");
+  assert.equal(r.result.verified, false);
+  assert.equal(r.result.channel, "wallet1_pub");
+  assert.deepEqual(r.result.raw, { resultCode: "9000", memo: "ok" });
+  assert.deepEqual(r.events, ["planned", "waiting", "bridge_ready", "called", "callback", "result"]);
+  await page.close();
+});
+
+test("bridge arriving 200 ms later with its ready event: called in the same turn as the event", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    let calledAt = null;
+    let calledDuringDispatch = false;
+    let dispatching = false;
+    const t0 = performance.now();
+    setTimeout(() => {
+      window[profile.wallet2.bridge] = {
+        invoke: (method, params, cb) => {
+          calledAt = performance.now();
+          calledDuringDispatch = dispatching;
+          setTimeout(() => cb({ err_msg: `${method}:ok` }), 10);
+        },
+      };
+      dispatching = true;
+      document.dispatchEvent(new Event(profile.wallet2.readyEvent));
+      dispatching = false;
+    }, 200);
+    const result = await pb.pay(p, { runtime: { host: "wallet2", mobile: true } });
+    return { result, waited: calledAt - t0, calledDuringDispatch, live: liveListeners(), counts: pb.__debugCounts() };
+  }, wallet2Pub);
+  assert.equal(r.result.status, "succeeded");
+  assert.equal(r.result.code, "getBrandPayRequest:ok");
+  assert.ok(r.waited >= 190 && r.waited < 600, `waited ${r.waited}`);
+  assert.equal(r.calledDuringDispatch, true, "the wallet call happens inside the ready-event dispatch");
+  assert.deepEqual(r.counts, { listeners: 0, waiters: 0, retained: r.counts.retained });
+  assert.deepEqual(r.live, {});
+  await page.close();
+});
+
+test("bridge arriving without an event before the time-out: found by the last look", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    setTimeout(() => {
+      window[profile.wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "6001" }) };
+    }, 300);
+    const t0 = performance.now();
+    const result = await pb.pay(p, { runtime: { host: "wallet1", mobile: true }, timeoutMs: 800 });
+    return { result, took: performance.now() - t0, live: liveListeners() };
+  }, wallet1Pub);
+  assert.equal(r.result.status, "cancelled");
+  assert.ok(r.took >= 790, `took ${r.took}`);
+  assert.deepEqual(r.live, {});
+  await page.close();
+});
+
+test("bridge never arriving: bridge_timeout within timeoutMs + 100 ms, nothing left behind", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const t0 = performance.now();
+    try {
+      await pb.pay(p, { runtime: { host: "wallet1", mobile: true }, timeoutMs: 500, onEvent: record });
+      return { ok: true };
+    } catch (e) {
+      return { code: e.code, name: e.name, isPayError: e instanceof pb.PayError, took: performance.now() - t0, events: events.map((e) => e.type), live: liveListeners(), counts: pb.__debugCounts() };
+    }
+  }, wallet1Pub);
+  assert.equal(r.code, "bridge_timeout");
+  assert.ok(r.isPayError);
+  assert.ok(r.took >= 495 && r.took < 600, `took ${r.took}`);
+  assert.ok(r.events.includes("timeout"));
+  assert.deepEqual(r.live, {});
+  assert.equal(r.counts.listeners, 0);
+  assert.equal(r.counts.waiters, 0);
+  await page.close();
+});
+
+test("concurrent waiters share one listener and all resolve", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async () => {
+    const profile = pb.defaultProfile();
+    const waits = [1, 2, 3].map(() => pb.waitForBridge(profile.wallet1.bridge, profile.wallet1.readyEvent, { timeoutMs: 2000 }));
+    const during = { live: liveListeners(), counts: pb.__debugCounts() };
+    window[profile.wallet1.bridge] = { id: "b" };
+    document.dispatchEvent(new Event(profile.wallet1.readyEvent));
+    const got = await Promise.all(waits);
+    await new Promise((r) => setTimeout(r, 0));
+    return { during, ids: got.map((b) => b.id), after: liveListeners(), counts: pb.__debugCounts() };
+  });
+  assert.deepEqual(r.during.live, { Wallet1JSBridgeReady: 1 });
+  assert.equal(r.during.counts.waiters, 3);
+  assert.deepEqual(r.ids, ["b", "b", "b"]);
+  assert.deepEqual(r.after, {});
+  assert.equal(r.counts.waiters, 0);
+  await page.close();
+});
+
+test("every wallet1 result code maps through the profile", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    const out = {};
+    for (const code of ["9000", "8000", "6004", "6001", "6002", "4000", "1234", "7777"]) {
+      window[profile.wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: code }) };
+      const res = await pb.pay(p, { profile: { wallet1: { resultCodes: { 7777: "pending" } } } });
+      out[code] = [res.status, res.code];
+    }
+    return out;
+  }, wallet1Pub);
+  assert.deepEqual(r, {
+    9000: ["succeeded", "9000"],
+    8000: ["pending", "8000"],
+    6004: ["pending", "6004"],
+    6001: ["cancelled", "6001"],
+    6002: ["failed", "6002"],
+    4000: ["failed", "4000"],
+    1234: ["failed", "1234"],
+    7777: ["pending", "7777"],
+  });
+  await page.close();
+});
+
+test("every wallet2 err_msg maps: :ok, :cancel, anything else", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    const out = {};
+    for (const msg of ["getBrandPayRequest:ok", "getBrandPayRequest:cancel", "getBrandPayRequest:fail", "system:access_denied", ""]) {
+      window[profile.wallet2.bridge] = { invoke: (m, params, cb) => cb({ err_msg: msg }) };
+      const res = await pb.pay(p);
+      out[msg || "empty"] = res.status;
+    }
+    return out;
+  }, wallet2Pub);
+  assert.deepEqual(r, {
+    "getBrandPayRequest:ok": "succeeded",
+    "getBrandPayRequest:cancel": "cancelled",
+    "getBrandPayRequest:fail": "failed",
+    "system:access_denied": "failed",
+    empty: "failed",
+  });
+  await page.close();
+});
+
+test("a callback that fires twice changes nothing after the first", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    let late;
+    window[profile.wallet1.bridge] = {
+      call: (n, params, cb) => {
+        cb({ resultCode: "6001" });
+        cb({ resultCode: "9000" });
+        late = cb;
+      },
+    };
+    const result = await pb.pay(p, { onEvent: record });
+    late({ resultCode: "9000" }); // after the payment ended: a no-op, not an exception
+    return { result, events: events.map((e) => e.type) };
+  }, wallet1Pub);
+  assert.equal(r.result.status, "cancelled");
+  assert.equal(r.events.filter((t) => t === "callback").length, 1);
+  assert.ok(r.events.includes("callback_ignored"));
+  await page.close();
+});
+
+test("a second pay() while one is in flight rejects with busy", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    let finish;
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => { finish = () => cb({ resultCode: "9000" }); } };
+    const first = pb.pay(p);
+    await new Promise((r) => setTimeout(r, 20));
+    let second;
+    try {
+      await pb.pay(p);
+    } catch (e) {
+      second = e.code;
+    }
+    finish();
+    const a = await first;
+    const third = await (async () => { window[profile.wallet1.bridge].call = (n, params, cb) => cb({ resultCode: "9000" }); return (await pb.pay(p)).status; })();
+    return { second, first: a.status, third };
+  }, wallet1Pub);
+  assert.deepEqual(r, { second: "busy", first: "succeeded", third: "succeeded" });
+  await page.close();
+});
+
+test("a throwing bridge reaches the caller as a PayError that keeps the cause", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    const boom = new TypeError("bridge exploded");
+    window[profile.wallet2.bridge] = { invoke: () => { throw boom; } };
+    try {
+      await pb.pay(p);
+    } catch (e) {
+      return { code: e.code, causeSame: e.cause === boom, message: e.message, isPayError: e instanceof pb.PayError };
+    }
+  }, wallet2Pub);
+  assert.equal(r.code, "bridge_error");
+  assert.ok(r.causeSame);
+  assert.ok(r.isPayError);
+  assert.match(r.message, /bridge exploded/);
+  await page.close();
+});
+
+test("a bridge without its method is a bridge_error, not a hang", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    window[pb.defaultProfile().wallet1.bridge] = {};
+    try { await pb.pay(p); } catch (e) { return e.code; }
+  }, wallet1Pub);
+  assert.equal(r, "bridge_error");
+  await page.close();
+});
+
+test("wrong_runtime at once outside the wallet with no bridge", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const t0 = performance.now();
+    try { await pb.pay(p); } catch (e) { return { code: e.code, field: e.field, took: performance.now() - t0, live: liveListeners() }; }
+  }, wallet2Pub);
+  assert.equal(r.code, "wrong_runtime");
+  assert.ok(r.took < 50, `took ${r.took}`);
+  assert.deepEqual(r.live, {});
+  await page.close();
+});
+
+test("confirm turns the hint into a verified status; a throwing or silent confirm is a PayError", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "8000" }) };
+    const ok = await pb.pay(p, { confirm: async (payment, hint) => (hint.status === "pending" && payment.pay_info.tradeNO === "T100" ? "succeeded" : "failed") });
+    const boom = new Error("server down");
+    let thrown, silent, bad;
+    try { await pb.pay(p, { confirm: () => { throw boom; } }); } catch (e) { thrown = { code: e.code, cause: e.cause === boom }; }
+    const t0 = performance.now();
+    try { await pb.pay(p, { confirm: () => new Promise(() => {}), confirmTimeoutMs: 300 }); } catch (e) { silent = { code: e.code, took: performance.now() - t0 }; }
+    try { await pb.pay(p, { confirm: async () => "maybe" }); } catch (e) { bad = e.code; }
+    return { ok: [ok.status, ok.verified, ok.code], thrown, silent, bad };
+  }, wallet1Pub);
+  assert.deepEqual(r.ok, ["succeeded", true, "8000"]);
+  assert.deepEqual(r.thrown, { code: "confirm_failed", cause: true });
+  assert.equal(r.silent.code, "confirm_failed");
+  assert.ok(r.silent.took >= 295 && r.silent.took < 500);
+  assert.equal(r.bad, "confirm_failed");
+  await page.close();
+});
+
+test("a throwing onEvent never breaks a payment", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    window[pb.defaultProfile().wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "9000" }) };
+    return (await pb.pay(p, { onEvent: () => { throw new Error("logger broke"); } })).status;
+  }, wallet1Pub);
+  assert.equal(r, "succeeded");
+  await page.close();
+});
+
+test("no callback: hidden then visible again gives pending, not a hang", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    let state = "visible";
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+    window[pb.defaultProfile().wallet1.bridge] = { call: () => {} };
+    const result = pb.pay(p);
+    await new Promise((r) => setTimeout(r, 50));
+    state = "hidden";
+    document.dispatchEvent(new Event("visibilitychange"));
+    await new Promise((r) => setTimeout(r, 100));
+    state = "visible";
+    document.dispatchEvent(new Event("visibilitychange"));
+    const t0 = performance.now();
+    const res = await result;
+    return { status: res.status, after: performance.now() - t0, live: liveListeners() };
+  }, wallet1Pub);
+  assert.equal(r.status, "pending");
+  assert.ok(r.after >= 1400 && r.after < 2500, `after ${r.after}`);
+  assert.deepEqual(r.live, {});
+  await page.close();
+});
+
+async function until(cond, ms) {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Runs pay() on a page that is about to navigate; results come back through an exposed function. */
+async function payAndNavigate(page, payment, options) {
+  const reports = [];
+  await page.exposeFunction("report", (x) => reports.push(x));
+  await page.evaluate(
+    ([p, o]) => {
+      pb.pay(p, { ...o, onEvent: (e) => report({ event: e.type, detail: e.detail }) }).then(
+        (r) => report({ result: r }),
+        (e) => report({ error: e.code, field: e.field }),
+      );
+    },
+    [payment, options],
+  );
+  return reports;
+}
+
+test("redirect: cardnet navigates to expend.pay_url and reports redirected", async () => {
+  const page = await harness();
+  const payUrl = "https://cashier.cardnet.example/pay?order=O1&token=a%2Fb";
+  await page.route("https://cashier.cardnet.example/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>cardnet cashier</title>" }));
+  const reports = await payAndNavigate(page, { pay_channel: "cardnet", expend: { pay_url: payUrl } }, {});
+  await page.waitForURL(payUrl);
+  assert.equal(await page.title(), "cardnet cashier");
+  assert.ok(reports.some((x) => x.event === "navigating" && x.detail.url === payUrl));
+  assert.ok(reports.some((x) => x.result?.status === "redirected"));
+  await page.close();
+});
+
+test("allowedHosts refuses a navigation: unsafe_url, no request made", async () => {
+  const page = await harness();
+  const requested = [];
+  page.on("request", (req) => requested.push(req.url()));
+  const before = page.url();
+  const r = await page.evaluate(async () => {
+    try {
+      await pb.pay({ pay_channel: "cardnet", expend: { pay_url: "https://evil.example/pay" } }, { allowedHosts: ["*.cardnet.example"] });
+    } catch (e) {
+      return { code: e.code, field: e.field };
+    }
+  });
+  assert.deepEqual(r, { code: "unsafe_url", field: "expend.pay_url" });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(page.url(), before);
+  assert.ok(!requested.some((u) => u.includes("evil.example")));
+  await page.close();
+});
+
+test("open_url: opens the wallet scheme URL; with fallbackAfterMs a visible page goes to the web cashier", async () => {
+  const page = await harness();
+  const payInfo = "https://pay.example.com/cashier?trade=T1&sign=a%2Bb";
+  await page.route("https://pay.example.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>web cashier</title>" }));
+  const reports = await payAndNavigate(page, { pay_channel: "wallet1", pay_info: payInfo }, { fallbackAfterMs: 400 });
+  // The scheme navigation is aborted by the browser (no app handles it);
+  // the fallback then loads the web cashier.
+  await until(() => page.url() === payInfo, 5000);
+  const nav = reports.filter((x) => x.event === "navigating").map((x) => x.detail.url);
+  assert.equal(nav.length, 2);
+  assert.ok(nav[0].startsWith("wallet1://platformapi/startapp?saId=10000007&qrcode="));
+  assert.equal(new URL(nav[0]).searchParams.get("qrcode"), payInfo);
+  assert.equal(nav[1], payInfo);
+  await page.close();
+});
+
+test("open_url without the fallback option resolves opened and stays", async () => {
+  const page = await harness();
+  const before = page.url();
+  const r = await page.evaluate(async () => {
+    const res = await pb.pay({ pay_channel: "wallet1", pay_info: "https://pay.example.com/c?x=1" }, { onEvent: record });
+    return { status: res.status, nav: events.filter((e) => e.type === "navigating").map((e) => e.detail.url) };
+  });
+  assert.equal(r.status, "opened");
+  assert.equal(r.nav.length, 1);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(page.url(), before);
+  await page.close();
+});
+
+test("calls before ready() throw not_ready; pay() waits for it by itself", async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/tests/browser/pages/blank.html`);
+  const r = await page.evaluate(async () => {
+    const mod = await import(`/pkg/index.js?fresh=${Math.random()}`);
+    let early;
+    try { mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { early = [e.code, e instanceof mod.PayError]; }
+    let err;
+    try { await mod.pay({ pay_channel: "nope" }); } catch (e) { err = e.code; }
+    const after = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+    return { early, err, after };
+  });
+  assert.deepEqual(r, { early: ["not_ready", true], err: "unsupported_channel", after: "wallet1_trade_pay" });
+  await page.close();
+});
+
+test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_ready", async () => {
+  const out = [];
+  for (const kind of ["url", "bytes", "module", "missing"]) {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/tests/browser/pages/blank.html`);
+    out.push(
+      await page.evaluate(async (kind) => {
+        const mod = await import("/pkg/index.js");
+        const bytes = () => fetch("/pkg/paybridge_bg.wasm").then((r) => r.arrayBuffer());
+        const src = { url: "/pkg/paybridge_bg.wasm", bytes: await bytes(), module: await WebAssembly.compile(await bytes()), missing: "/missing.wasm" }[kind];
+        try {
+          await mod.ready({ wasm: src });
+          await mod.ready();
+          return mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+        } catch (e) {
+          return e.code;
+        }
+      }, kind),
+    );
+    await page.close();
+  }
+  assert.deepEqual(out, ["wallet1_trade_pay", "wallet1_trade_pay", "wallet1_trade_pay", "not_ready"]);
+});
