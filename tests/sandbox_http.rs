@@ -547,6 +547,46 @@ async fn bridge_script_uses_the_profile_names() {
         assert!(r.body.contains(part), "wallet2 bridge lacks {part}");
     }
     assert!(!r.body.contains("/*CONFIG*/"));
+    let r = sb
+        .get("/sim/miniprogram.js?wallet=wallet1&mode=cancel&app_id=2021001")
+        .await;
+    assert_eq!(r.status, 200);
+    assert!(r
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/javascript"));
+    for part in [
+        "\"global\":\"wallet1\"",
+        "\"mode\":\"cancel\"",
+        "\"appId\":\"2021001\"",
+        "api.tradePay = function (opts)",
+        "api.getAuthCode",
+    ] {
+        assert!(
+            r.body.contains(part),
+            "wallet1 mini-program API lacks {part}"
+        );
+    }
+    let r = sb.get("/sim/miniprogram.js?wallet=wallet2").await;
+    for part in [
+        "\"global\":\"wallet2\"",
+        "\"succeed\":\"requestPayment:ok\"",
+        "\"cancel\":\"requestPayment:fail cancel\"",
+        "api.requestPayment = function (opts)",
+        "api.login",
+    ] {
+        assert!(
+            r.body.contains(part),
+            "wallet2 mini-program API lacks {part}"
+        );
+    }
+    for bad in [
+        "/sim/miniprogram.js?wallet=wallet2&mode=late",
+        "/sim/miniprogram.js?wallet=wallet1&app_id=%3Cx%3E",
+        "/sim/miniprogram.js",
+    ] {
+        assert_eq!(sb.get(bad).await.status, 400, "{bad}");
+    }
     for bad in [
         "/sim/bridge.js",
         "/sim/bridge.js?wallet=wallet3",

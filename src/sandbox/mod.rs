@@ -18,7 +18,7 @@
 //! | module        | paths |
 //! | ------------- | ----- |
 //! | [`merchant`]  | `/merchant/payments`: creates payment objects for every channel; tells whether one was paid |
-//! | [`wallets`]   | `/sim/wallet1/cashier`, `/sim/cardnet/pay`, `/sim/pay/{ref}`, `/sim/bridge.js`: simulated cashiers and JS bridges |
+//! | [`wallets`]   | `/sim/wallet1/cashier`, `/sim/cardnet/pay`, `/sim/pay/{ref}`, `/sim/bridge.js`, `/sim/miniprogram.js`: simulated cashiers, JS bridges and mini-program APIs |
 //! | [`oauth`]     | `/sim/wallet1/*`, `/sim/wallet2/*`, `/sim/cardnet/authorize`: simulated authorization pages and code exchanges |
 //! | [`api`]       | `/api/v1/*`: the aggregated authentication API |
 //! | [`pages`]     | `/sim` (what is simulated), `www/` at `/`, `pkg/` at `/pkg/` |

@@ -73,6 +73,10 @@ creates a payment; <code>GET /merchant/payments/{id}</code> says whether it was 
 Modes: <code>succeed</code>, <code>cancel</code>, <code>fail</code>, <code>late</code> (after <code>delay_ms</code>), <code>never</code>;
 <code>code</code> sets the answer. The page's own address can override them:
 <code>?bridge_mode=cancel&amp;bridge_delay_ms=3000&amp;bridge_code=8000</code>.</p>
+<h2>Mini-program APIs</h2>
+<p><code>&lt;script src=\"/sim/miniprogram.js?wallet=wallet2&amp;mode=succeed\"&gt;</code> lets a browser page stand in for a
+mini-program page: wallet1's <code>tradePay</code> and <code>getAuthCode</code>, wallet2's <code>requestPayment</code> and <code>login</code>
+(modes <code>succeed</code>, <code>cancel</code>, <code>fail</code>; page override <code>?mp_mode=</code>, <code>?mp_code=</code>).</p>
 <h2>Authorization</h2>
 <ul>
 <li><a href=\"/sim/wallet1/authorize?app_id=sandbox-app&amp;scope=auth_base&amp;redirect_uri=https%3A%2F%2Fshop.example%2Fback&amp;state=demo\">wallet1</a>, code exchange <code>POST /sim/wallet1/token</code></li>

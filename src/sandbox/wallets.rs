@@ -9,6 +9,9 @@
 //! - `POST /sim/pay/{ref}` with `{ wallet, params }`: a bridge paid `ref`
 //!   (a `tradeNO` or a `prepay_id`).
 //! - `GET /sim/bridge.js?wallet&mode&delay_ms&code`: the bridge script.
+//! - `GET /sim/miniprogram.js?wallet&mode&code&app_id`: a mini-program API
+//!   (`tradePay`/`getAuthCode`, `requestPayment`/`login`) for a browser page
+//!   standing in for a mini-program page.
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -25,6 +28,7 @@ use super::{lock, sign, AppState, Sandbox};
 use crate::payment::Channel;
 
 const BRIDGE_JS: &str = include_str!("bridge.js");
+const MINI_PROGRAM_JS: &str = include_str!("miniprogram.js");
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -32,6 +36,7 @@ pub fn router() -> Router<AppState> {
         .route("/sim/cardnet/pay", get(cardnet_show).post(cardnet_act))
         .route("/sim/pay/{reference}", post(bridge_paid))
         .route("/sim/bridge.js", get(bridge_js))
+        .route("/sim/miniprogram.js", get(mini_program_js))
 }
 
 #[derive(Clone, Copy)]
@@ -322,11 +327,81 @@ async fn bridge_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Response
         cfg["modes"] = json!(MODES);
         cfg["delayMs"] = json!(delay_ms);
         cfg["code"] = json!(code);
-        // JSON text is a JavaScript expression; `<` is escaped so that the
-        // text stays inert even if pasted into an inline script.
-        let text = cfg.to_string().replace('<', "\\u003c");
-        let js = BRIDGE_JS.replace("/*CONFIG*/", &text);
-        Ok(([(CONTENT_TYPE, "text/javascript; charset=utf-8")], js).into_response())
+        Ok(script(BRIDGE_JS, &cfg))
+    };
+    run().unwrap_or_else(Problem::json)
+}
+
+/// The `code` parameter: the wallet's answer to give instead of the mode's.
+fn answer_code(p: &Params) -> Result<&str, Problem> {
+    let code = p.get("code").unwrap_or("");
+    let ok = code.len() <= 64
+        && code
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b':' | b'.' | b'-' | b' '));
+    if ok {
+        Ok(code)
+    } else {
+        Err(Problem::bad(
+            "code",
+            "code must be up to 64 letters, digits, spaces, _ : . -",
+        ))
+    }
+}
+
+/// `template` with its settings in place of `/*CONFIG*/`.
+fn script(template: &str, cfg: &Value) -> Response {
+    // JSON text is a JavaScript expression; `<` is escaped so that the text
+    // stays inert even if pasted into an inline script.
+    let text = cfg.to_string().replace('<', "\\u003c");
+    let js = template.replace("/*CONFIG*/", &text);
+    ([(CONTENT_TYPE, "text/javascript; charset=utf-8")], js).into_response()
+}
+
+/// `GET /sim/miniprogram.js`: the mini-program API under the profile's
+/// global names, answering as the mode says.
+async fn mini_program_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Response {
+    let p = Params::from_query(q.as_deref());
+    let run = || -> Result<Response, Problem> {
+        let wallet = p.required("wallet")?;
+        let mode = p.get("mode").unwrap_or("succeed");
+        if !["succeed", "cancel", "fail"].contains(&mode) {
+            return Err(Problem::bad("mode", "mode must be succeed, cancel or fail"));
+        }
+        let code = answer_code(&p)?;
+        let app_id = p.get("app_id").unwrap_or("sandbox-mini-program");
+        let app_ok = !app_id.is_empty()
+            && app_id.len() <= 64
+            && app_id
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'));
+        if !app_ok {
+            return Err(Problem::bad(
+                "app_id",
+                "app_id must be up to 64 letters, digits, _ - .",
+            ));
+        }
+        let mut cfg = match wallet {
+            "wallet1" => json!({
+                "wallet": "wallet1",
+                "global": s.profile.wallet1.mini_program_global,
+                "results": { "succeed": "9000", "cancel": "6001", "fail": "4000" },
+            }),
+            "wallet2" => json!({
+                "wallet": "wallet2",
+                "global": s.profile.wallet2.mini_program_global,
+                "results": {
+                    "succeed": "requestPayment:ok",
+                    "cancel": "requestPayment:fail cancel",
+                    "fail": "requestPayment:fail",
+                },
+            }),
+            _ => return Err(Problem::bad("wallet", "wallet must be wallet1 or wallet2")),
+        };
+        cfg["mode"] = json!(mode);
+        cfg["code"] = json!(code);
+        cfg["appId"] = json!(app_id);
+        Ok(script(MINI_PROGRAM_JS, &cfg))
     };
     run().unwrap_or_else(Problem::json)
 }
