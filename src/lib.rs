@@ -22,6 +22,10 @@ pub mod verify;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
+// The local sandbox server (host only, feature `sandbox`).
+#[cfg(all(feature = "sandbox", not(target_arch = "wasm32")))]
+pub mod sandbox;
+
 pub use action::{plan, Action, Options, Plan};
 pub use error::{Code, PayError, Problem};
 pub use json::Json;

@@ -1,0 +1,118 @@
+//! HTML of the simulated provider pages, and the static files (`www/` at
+//! `/`, `pkg/` at `/pkg/`) with the types and headers a dev server needs.
+
+use axum::extract::Request;
+use axum::http::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
+use axum::middleware::Next;
+use axum::response::{Html, Response};
+use axum::Router;
+use tower_http::services::ServeDir;
+
+use super::AppState;
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "\
+body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;color:#222}
+.box{border:1px solid #ccc;border-radius:8px;padding:1rem 1.25rem}
+.sim{font-size:.8rem;color:#666;text-transform:uppercase;letter-spacing:.05em}
+button{font-size:1rem;padding:.5rem 1.25rem;margin:.25rem .5rem .25rem 0;border-radius:6px;border:1px solid #888;cursor:pointer}
+button.primary{background:#1a7f37;color:#fff;border-color:#1a7f37}
+.error{color:#b00020}.ok{color:#1a7f37}
+dt{color:#666}dd{margin:0 0 .5rem}
+code{background:#f3f3f3;padding:0 .2rem}";
+
+/// A complete page around `body` (already escaped).
+pub fn page(title: &str, body: &str) -> Html<String> {
+    Html(format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>{t}</title><style>{STYLE}</style></head>\n<body><p class=\"sim\">paybridge sandbox: simulated provider page</p>\n\
+<h1>{t}</h1>\n{body}\n</body></html>\n",
+        t = escape(title)
+    ))
+}
+
+/// Hidden form inputs carrying `fields`.
+pub fn hidden(fields: &[(&str, &str)]) -> String {
+    fields.iter().map(|(k, v)| format!("<input type=\"hidden\" name=\"{}\" value=\"{}\">", escape(k), escape(v))).collect()
+}
+
+/// `GET /sim`: what the sandbox simulates, with links to try.
+pub async fn index() -> Html<String> {
+    let body = "\
+<p>Local stand-ins for the providers, for trying every flow with no account.</p>
+<h2>Merchant</h2>
+<p><code>POST /merchant/payments</code> with <code>{ channel, amount?, subject?, open_id?, buyer_id?, user_id?, user_auth_code?, return_url? }</code>
+creates a payment; <code>GET /merchant/payments/{id}</code> says whether it was paid.</p>
+<h2>Wallet bridges</h2>
+<p><code>&lt;script src=\"/sim/bridge.js?wallet=wallet1&amp;mode=succeed\"&gt;</code> defines the bridge before the page pays.
+Modes: <code>succeed</code>, <code>cancel</code>, <code>fail</code>, <code>late</code> (after <code>delay_ms</code>), <code>never</code>;
+<code>code</code> sets the answer. The page's own address can override them:
+<code>?bridge_mode=cancel&amp;bridge_delay_ms=3000&amp;bridge_code=8000</code>.</p>
+<h2>Mini-program APIs</h2>
+<p><code>&lt;script src=\"/sim/miniprogram.js?wallet=wallet2&amp;mode=succeed\"&gt;</code> lets a browser page stand in for a
+mini-program page: wallet1's <code>tradePay</code> and <code>getAuthCode</code>, wallet2's <code>requestPayment</code> and <code>login</code>
+(modes <code>succeed</code>, <code>cancel</code>, <code>fail</code>; page override <code>?mp_mode=</code>, <code>?mp_code=</code>).</p>
+<h2>Authorization</h2>
+<ul>
+<li><a href=\"/sim/wallet1/authorize?app_id=sandbox-app&amp;scope=auth_base&amp;redirect_uri=https%3A%2F%2Fshop.example%2Fback&amp;state=demo\">wallet1</a>, code exchange <code>POST /sim/wallet1/token</code></li>
+<li><a href=\"/sim/wallet2/authorize?appid=wallet2-sandbox-app&amp;redirect_uri=https%3A%2F%2Fshop.example%2Fback&amp;response_type=code&amp;scope=snsapi_base&amp;state=demo\">wallet2</a>, code exchanges <code>GET /sim/wallet2/oauth2/access_token</code> and <code>/sim/wallet2/jscode2session</code></li>
+<li><a href=\"/sim/cardnet/authorize?version=1.0.0&amp;redirectUrl=https%3A%2F%2Fshop.example%2Fback\">card network</a> (its <code>userAuthCode</code> lasts 5 minutes)</li>
+</ul>
+<p>Signatures use the sandbox's own rule: lowercase hex HMAC-SHA256 keyed with the secret
+(default <code>sandbox-secret</code>) of the sorted non-empty <code>name=value</code> pairs.</p>";
+    page("paybridge sandbox", body)
+}
+
+/// `www/` at `/` and `pkg/` at `/pkg/`.
+pub fn static_files(router: Router<AppState>, state: &AppState) -> Router<AppState> {
+    router
+        .route("/sim", axum::routing::get(index))
+        .route("/sim/", axum::routing::get(index))
+        .nest_service("/pkg", ServeDir::new(&state.config.pkg))
+        .fallback_service(ServeDir::new(&state.config.www))
+}
+
+/// Development headers on every answer: no caching, and the types browsers
+/// insist on for modules and WebAssembly.
+pub async fn dev_headers(req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_string();
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let forced = match ext {
+        "wasm" => Some("application/wasm"),
+        "js" | "mjs" => Some("text/javascript; charset=utf-8"),
+        _ => None,
+    };
+    if let (Some(t), true) = (forced, res.status().is_success()) {
+        res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(t));
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(escape("<a href=\"x\">'&'</a>"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    }
+}
