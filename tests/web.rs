@@ -1,0 +1,101 @@
+//! The wasm build in headless Chromium (wasm-bindgen-test with Debian's
+//! chromedriver): the exports called as a page calls them, on real JS values.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Reflect, JSON};
+use paybridge::web::{bridge, exports, pay};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn js(text: &str) -> JsValue {
+    JSON::parse(text).unwrap()
+}
+
+fn get(v: &JsValue, k: &str) -> JsValue {
+    Reflect::get(v, &k.into()).unwrap()
+}
+
+fn code(e: &JsValue) -> String {
+    get(e, "code").as_string().unwrap()
+}
+
+#[wasm_bindgen_test]
+fn plans_from_objects_and_json_text() {
+    let a = exports::plan_action(js(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example.com/c?a=1&b=%2B"}"#), JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&a, "kind"), "open_url");
+    let url = get(&a, "url").as_string().unwrap();
+    let parsed = web_sys_url_qrcode(&url);
+    assert_eq!(parsed, "https://pay.example.com/c?a=1&b=%2B");
+    let text = JsValue::from_str(r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":1,"nonceStr":"n","package":"p","signType":"RSA","paySign":"s"}}"#);
+    let a = exports::plan_action(text, JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&get(&a, "params"), "timeStamp"), "1");
+}
+
+/// `new URL(url).searchParams.get("qrcode")`, as a wallet would read it.
+fn web_sys_url_qrcode(url: &str) -> String {
+    let ctor: js_sys::Function = Reflect::get(&js_sys::global(), &"URL".into()).unwrap().unchecked_into();
+    let u = Reflect::construct(&ctor, &js_sys::Array::of1(&url.into())).unwrap();
+    let params = get(&u, "searchParams");
+    let f: js_sys::Function = get(&params, "get").unchecked_into();
+    f.call1(&params, &"qrcode".into()).unwrap().as_string().unwrap()
+}
+
+#[wasm_bindgen_test]
+fn errors_carry_code_and_field() {
+    let e = exports::plan_action(js(r#"{"pay_channel":"wallet1","pay_info":"javascript:alert(1)"}"#), JsValue::UNDEFINED).unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>());
+    assert_eq!(code(&e), "unsafe_url");
+    assert_eq!(get(&e, "field"), "pay_info");
+    let e = exports::plan_action(JsValue::from_f64(3.0), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!(code(&e), "invalid_payment");
+    let e = exports::plan_action(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), js(r#"{"timeoutMs":-1}"#)).unwrap_err();
+    assert_eq!((code(&e), get(&e, "field").as_string().unwrap()), ("invalid_options".into(), "timeoutMs".into()));
+}
+
+#[wasm_bindgen_test]
+fn detects_the_browser() {
+    let r = exports::detect_runtime(JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&r, "host"), "browser");
+}
+
+#[wasm_bindgen_test]
+async fn waits_for_a_bridge_that_arrives_with_its_event() {
+    let global = js_sys::global();
+    let name = "TestBridgeA";
+    let p = bridge::wait_for_bridge(name.into(), "TestBridgeAReady".into(), js(r#"{"timeoutMs":2000}"#));
+    assert_eq!(bridge::counts(), (1, 1), "listening before the bridge exists");
+    let b = js(r#"{"id":7}"#);
+    Reflect::set(&global, &name.into(), &b).unwrap();
+    let doc: web_sys::EventTarget = get(&global, "document").unchecked_into();
+    doc.dispatch_event(&web_sys::Event::new("TestBridgeAReady").unwrap()).unwrap();
+    let got = wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+    assert_eq!(get(&got, "id"), 7);
+    assert_eq!(bridge::counts(), (0, 0), "nothing left behind");
+}
+
+#[wasm_bindgen_test]
+async fn a_bridge_that_never_comes_times_out_cleanly() {
+    let p = bridge::wait_for_bridge("TestBridgeNever".into(), "TestBridgeNeverReady".into(), js(r#"{"timeoutMs":150}"#));
+    let e = wasm_bindgen_futures::JsFuture::from(p).await.unwrap_err();
+    assert_eq!(code(&e), "bridge_timeout");
+    assert_eq!(bridge::counts(), (0, 0));
+}
+
+#[wasm_bindgen_test]
+async fn pays_through_a_bridge_already_present() {
+    let global = js_sys::global();
+    let bridge_obj = js_sys::Object::new();
+    let cb = Closure::<dyn Fn(JsValue, JsValue, js_sys::Function)>::new(|_name: JsValue, _params: JsValue, done: js_sys::Function| {
+        done.call1(&JsValue::NULL, &JSON::parse(r#"{"resultCode":"6001"}"#).unwrap()).unwrap();
+    });
+    Reflect::set(&bridge_obj, &"call".into(), cb.as_ref()).unwrap();
+    Reflect::set(&global, &"Wallet1JSBridge".into(), &bridge_obj).unwrap();
+    let r = wasm_bindgen_futures::JsFuture::from(pay::pay(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), JsValue::UNDEFINED)).await.unwrap();
+    assert_eq!(get(&r, "status"), "cancelled");
+    assert_eq!(get(&r, "code"), "6001");
+    assert_eq!(get(&r, "verified"), false);
+    Reflect::delete_property(&global, &JsValue::from_str("Wallet1JSBridge")).unwrap();
+}
