@@ -22,7 +22,7 @@ setup-browser:
 ## The npm package in pkg/: one .wasm, wasm-bindgen's bundler glue, and the
 ## entries of www/lib (browser, Node, mini-program).
 pkg: setup
-	cargo build --lib --release --target wasm32-unknown-unknown
+	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime
 	rm -rf target/bindgen && wasm-bindgen --target bundler --no-typescript --out-dir target/bindgen $(WASM)
 	rm -rf pkg && mkdir -p pkg
 	$(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers \
@@ -36,10 +36,11 @@ pkg: setup
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --all-targets --features sandbox -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime -- -D warnings
 
 test-host:
-	cargo test
+	cargo test --features sandbox
 
 test-node: pkg
 	node --test tests/node/

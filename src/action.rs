@@ -6,6 +6,7 @@
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
+use crate::prelude::*;
 use crate::profile::Profile;
 use crate::runtime::{Host, Runtime};
 use crate::safe_url::{self, UrlPolicy};
@@ -75,7 +76,7 @@ fn bad(field: &str, why: &str) -> PayError {
 /// A whole number of milliseconds from 1 to 600000.
 fn millis(v: &Json, field: &str) -> Result<u32> {
     match v {
-        Json::Num(n) if n.fract() == 0.0 && *n >= 1.0 && *n <= 600_000.0 => Ok(*n as u32),
+        Json::Num(n) if crate::json::whole(*n).is_some_and(|w| (1..=600_000).contains(&w)) => Ok(*n as u32),
         _ => Err(bad(field, "must be a whole number of milliseconds from 1 to 600000")),
     }
 }

@@ -8,6 +8,8 @@
 //! Messages are assembled with [`cat`] rather than `format!`: the wasm build
 //! stays free of the formatting machinery.
 
+use crate::prelude::*;
+
 /// The stable error codes of `API.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Code {
@@ -109,7 +111,7 @@ impl core::fmt::Display for PayError {
     }
 }
 
-impl std::error::Error for PayError {}
+impl core::error::Error for PayError {}
 
 /// Concatenates message parts without the formatting machinery.
 pub fn cat(parts: &[&str]) -> String {

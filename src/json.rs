@@ -8,6 +8,7 @@
 //! keeps the wasm build small (see the README's size section).
 
 use crate::error::{cat, Code, PayError};
+use crate::prelude::*;
 
 /// How deep arrays and objects may nest before input is refused.
 pub const MAX_DEPTH: usize = 64;
@@ -126,11 +127,11 @@ fn write_value(v: &Json, out: &mut String) {
 fn write_number(n: f64, out: &mut String) {
     if !n.is_finite() {
         out.push_str("null");
-    } else if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+    } else if let Some(w) = whole(if n < 0.0 { -n } else { n }) {
         if n < 0.0 {
             out.push('-');
         }
-        crate::error::push_u64(out, n.abs() as u64);
+        crate::error::push_u64(out, w);
     } else {
         out.push_str(&n.to_string());
     }
@@ -155,6 +156,17 @@ fn write_string(s: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// `n` as a whole number when it is one, at least 0 and below 2^53 (what a
+/// JSON number can hold exactly); `None` otherwise. (`f64::fract` is not
+/// in `core`.)
+pub fn whole(n: f64) -> Option<u64> {
+    if (0.0..9.007_199_254_740_992e15).contains(&n) && (n as u64) as f64 == n {
+        Some(n as u64)
+    } else {
+        None
+    }
 }
 
 /// Parses JSON text. `what` names the input in error messages; errors carry

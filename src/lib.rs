@@ -7,6 +7,15 @@
 //! The crate is a pure core (every module but `web`, tested on the host) and
 //! thin edges in `web` (wasm32 only: the exports, bridges, events, timers,
 //! navigation and `fetch`).
+//!
+//! The wasm build is `no_std`: with the `wasm-runtime` feature the crate
+//! brings its own allocator and a panic handler that traps without
+//! formatting anything, which keeps the formatting machinery out of the
+//! `.wasm`. Host builds use the standard library as usual.
+
+#![cfg_attr(target_arch = "wasm32", no_std)]
+
+extern crate alloc;
 
 pub mod action;
 pub mod authorize;
@@ -14,6 +23,7 @@ pub mod error;
 pub mod json;
 pub mod outcome;
 pub mod payment;
+pub mod prelude;
 pub mod profile;
 pub mod runtime;
 pub mod safe_url;
@@ -33,3 +43,21 @@ pub use outcome::{PayResult, Status};
 pub use payment::{Channel, Payment};
 pub use profile::Profile;
 pub use runtime::{Host, Runtime};
+
+/// The allocator and panic handler of the published wasm build (feature
+/// `wasm-runtime`; a Rust program that links this crate with the standard
+/// library leaves the feature off).
+#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+mod wasm_runtime {
+    #[global_allocator]
+    static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+        // SAFETY: the wasm build is single-threaded (see web::local).
+        unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+
+    /// A panic is a bug (inputs never panic); it traps without formatting a
+    /// message, and the JavaScript caller sees a `RuntimeError`.
+    #[panic_handler]
+    fn panic(_: &core::panic::PanicInfo) -> ! {
+        core::arch::wasm32::unreachable()
+    }
+}

@@ -4,6 +4,7 @@
 //! server confirms it. The wallet's own code is kept untouched in `code`.
 
 use crate::json::Json;
+use crate::prelude::*;
 use crate::profile::Profile;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +94,7 @@ impl PayResult {
 fn code_text(v: Option<&Json>) -> Option<String> {
     match v? {
         Json::Str(s) => Some(s.clone()),
-        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 1e15 => Some(crate::error::u64_str(*n as u64)),
+        Json::Num(n) => crate::json::whole(*n).map(crate::error::u64_str),
         _ => None,
     }
 }

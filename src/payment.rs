@@ -7,6 +7,7 @@
 
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::{self, Json};
+use crate::prelude::*;
 use crate::safe_url::clip;
 
 /// The channels of the service document (`cardnet` is this module's name for
@@ -207,7 +208,7 @@ impl Payment {
 fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<String> {
     let s = match v {
         Json::Str(s) => s.clone(),
-        Json::Num(n) if n.fract() == 0.0 && *n >= 0.0 && *n < 9.007_199_254_740_992e15 => crate::error::u64_str(*n as u64),
+        Json::Num(n) if json::whole(*n).is_some() => crate::error::u64_str(*n as u64),
         other => return Err(invalid(path, cat(&[path, " must be a string, not ", other.kind()]))),
     };
     if s.is_empty() {

@@ -9,6 +9,7 @@ use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
 use crate::outcome::Status;
 use crate::payment::Channel;
+use crate::prelude::*;
 use crate::safe_url::{self, clip, UrlPolicy};
 
 #[derive(Clone, Debug, PartialEq)]

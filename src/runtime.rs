@@ -3,6 +3,7 @@
 
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
+use crate::prelude::*;
 use crate::profile::Profile;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,6 +15,7 @@
 //! it with `url::Url` as an oracle.
 
 use crate::error::{cat, Code, PayError, Result};
+use crate::prelude::*;
 
 /// The longest URL the module opens.
 pub const MAX_URL: usize = 8192;

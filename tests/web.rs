@@ -24,12 +24,15 @@ fn code(e: &JsValue) -> String {
 
 #[wasm_bindgen_test]
 fn plans_from_objects_and_json_text() {
-    let a = exports::plan_action(js(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example.com/c?a=1&b=%2B"}"#), JsValue::UNDEFINED).unwrap();
+    let a = exports::plan_action(js(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example.com/c?a=1&b=%2B"}"#), JsValue::UNDEFINED)
+        .unwrap();
     assert_eq!(get(&a, "kind"), "open_url");
     let url = get(&a, "url").as_string().unwrap();
     let parsed = web_sys_url_qrcode(&url);
     assert_eq!(parsed, "https://pay.example.com/c?a=1&b=%2B");
-    let text = JsValue::from_str(r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":1,"nonceStr":"n","package":"p","signType":"RSA","paySign":"s"}}"#);
+    let text = JsValue::from_str(
+        r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":1,"nonceStr":"n","package":"p","signType":"RSA","paySign":"s"}}"#,
+    );
     let a = exports::plan_action(text, JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&get(&a, "params"), "timeStamp"), "1");
 }
@@ -93,7 +96,12 @@ async fn pays_through_a_bridge_already_present() {
     });
     Reflect::set(&bridge_obj, &"call".into(), cb.as_ref()).unwrap();
     Reflect::set(&global, &"Wallet1JSBridge".into(), &bridge_obj).unwrap();
-    let r = wasm_bindgen_futures::JsFuture::from(pay::pay(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), JsValue::UNDEFINED)).await.unwrap();
+    let r = wasm_bindgen_futures::JsFuture::from(pay::pay(
+        js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(get(&r, "status"), "cancelled");
     assert_eq!(get(&r, "code"), "6001");
     assert_eq!(get(&r, "verified"), false);

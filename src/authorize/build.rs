@@ -17,6 +17,7 @@
 use super::{app_id, bad, opt_str, params_obj, push_param, valid_state, AuthOptions, STATE_RULE};
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
+use crate::prelude::*;
 use crate::safe_url::{self, UrlPolicy, MAX_URL};
 
 /// The card-network authorization `version`.

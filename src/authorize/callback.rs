@@ -26,6 +26,7 @@
 use super::{bad, fail, valid_state, Provider, STATE_RULE};
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
+use crate::prelude::*;
 use crate::safe_url::{clip, MAX_URL};
 
 /// A callback that passed every check.
@@ -201,7 +202,7 @@ pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64)
         Provider::Wallet1 => (given(get("app_id")?), given(get("scope")?)),
         _ => (None, None),
     };
-    Ok(AuthCallback { provider, code: auth_code.or(code), state, resp_code, user_auth_code, app_id, scope, received_at: now_ms.floor() })
+    Ok(AuthCallback { provider, code: auth_code.or(code), state, resp_code, user_auth_code, app_id, scope, received_at: floor_ms(now_ms) })
 }
 
 impl AuthCallback {
@@ -256,6 +257,16 @@ impl AuthCallback {
             scope: text("scope")?,
             received_at,
         })
+    }
+}
+
+/// Whole milliseconds, rounded down (`f64::floor` is not in `core`).
+fn floor_ms(t: f64) -> f64 {
+    let w = t as i64 as f64;
+    if w > t {
+        w - 1.0
+    } else {
+        w
     }
 }
 

@@ -6,6 +6,7 @@
 use super::{fail, AuthCallback, Provider};
 use crate::error::{cat, push_u64, Code, PayError, Result};
 use crate::json::Json;
+use crate::prelude::*;
 use crate::safe_url::clip;
 
 /// How long a card-network `userAuthCode` may be used: five minutes.

@@ -14,6 +14,7 @@
 use super::{app_id, params_obj, push_param, req_str, AuthOptions};
 use crate::error::{cat, push_u64, Code, PayError, Result};
 use crate::json::Json;
+use crate::prelude::*;
 use crate::safe_url::clip;
 
 /// One HTTP request for the server to send.

@@ -30,6 +30,7 @@ pub use exchange::{
 use crate::action::COMPONENT;
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
+use crate::prelude::*;
 use crate::profile::Profile;
 use crate::safe_url::UrlPolicy;
 use percent_encoding::utf8_percent_encode;

@@ -32,6 +32,7 @@ use super::schedule::{backoff_delay, poll_delay};
 use super::step::{Event, Operation, Step};
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::Json;
+use crate::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {

@@ -3,6 +3,7 @@
 //! the edge keeps).
 
 use crate::error::{cat, u64_str, Code, PayError};
+use crate::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {

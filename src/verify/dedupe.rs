@@ -10,7 +10,8 @@
 //! build. A process that restarts forgets; durable idempotence belongs in the
 //! merchant's own store, keyed the same way.
 
-use std::collections::VecDeque;
+use crate::prelude::*;
+use alloc::collections::VecDeque;
 
 /// Whether a `seq_id` was seen before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

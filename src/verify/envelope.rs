@@ -11,6 +11,7 @@
 
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::{self, Json};
+use crate::prelude::*;
 
 /// A decoded answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +39,7 @@ pub fn text_field(obj: &Json, key: &str) -> Option<String> {
 fn return_code_of(data: &Json) -> Option<String> {
     match data.get("return_code") {
         Some(Json::Str(s)) if !s.is_empty() => Some(s.clone()),
-        Some(Json::Num(n)) if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n < 1e15 => Some(u64_str(*n as u64)),
+        Some(Json::Num(n)) => crate::json::whole(*n).map(u64_str),
         _ => None,
     }
 }

@@ -11,6 +11,7 @@
 use super::checks::{all_digits, check_id_number, luhn_ok, valid_mmyy, valid_yyyymmdd, IdFault};
 use crate::error::{cat, u64_str, Code, PayError, Problem};
 use crate::json::Json;
+use crate::prelude::*;
 
 /// Which request the fields are for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 //! ambiguous. Decoding accepts both `%20` and `+` for a space.
 
 use crate::error::{cat, Code, PayError};
+use crate::prelude::*;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// Everything but the unreserved characters.

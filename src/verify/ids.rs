@@ -6,6 +6,7 @@
 //! day the service itself sees.
 
 use crate::error::push_u64;
+use crate::prelude::*;
 
 /// The service's offset from UTC, in milliseconds (UTC+8).
 pub const SERVICE_UTC_OFFSET_MS: u64 = 8 * 3_600_000;

@@ -17,6 +17,7 @@ use super::outcome::Outcome;
 use super::sign::sign_input;
 use crate::error::{cat, Code, PayError};
 use crate::json::{self, Json};
+use crate::prelude::*;
 
 /// The fields that hold lists, as JSON text in a form.
 pub const LIST_FIELDS: [&str; 2] = ["file_list", "face_identify_list"];

@@ -6,6 +6,7 @@ use super::codes::{state_of, State};
 use super::envelope::text_field;
 use super::score::score_of;
 use crate::json::Json;
+use crate::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {

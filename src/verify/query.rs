@@ -7,6 +7,7 @@ use super::checks::valid_yyyymmdd;
 use super::fields::invalid_request as invalid;
 use crate::error::{cat, PayError, Problem};
 use crate::json::Json;
+use crate::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Query {

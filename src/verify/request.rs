@@ -13,6 +13,7 @@
 
 use super::form::encode_form;
 use crate::json::Json;
+use crate::prelude::*;
 
 pub const CARD_CHECK_PATH: &str = "/api/v1/trade/cardcheck";
 pub const NAME_CHECK_PATH: &str = "/api/v1/trade/namecheck";

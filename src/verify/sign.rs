@@ -10,6 +10,8 @@
 //! HMAC-SHA256 itself is only needed by the sandbox server and by tests; it
 //! sits behind the cargo feature `hmac`, which the wasm build never enables.
 
+use crate::prelude::*;
+
 /// The canonical sign input of `params`: every pair except `sign` and those
 /// with an empty value, sorted by name (then by value, so that the result
 /// does not depend on the order of repeated names), `name=value` joined with

@@ -6,6 +6,7 @@ use super::outcome::Outcome;
 use super::request::Request;
 use super::schedule::Wait;
 use crate::error::PayError;
+use crate::prelude::*;
 
 /// The operation a [`Call`](super::Call) performs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,15 +12,16 @@
 //! synchronously, so the wallet is called in the same turn as the event,
 //! with no timer or task in between.
 
+use super::dom::{EventListener, Timeout};
 use super::env;
+use super::local::Local;
 use crate::error::{cat, Code, PayError};
-use gloo_events::EventListener;
-use gloo_timers::callback::Timeout;
-use std::cell::{Cell, RefCell};
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
+use crate::prelude::*;
+use alloc::rc::Rc;
+use core::cell::{Cell, RefCell};
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 
 type Waiter = Box<dyn FnOnce(JsValue)>;
@@ -33,10 +34,8 @@ struct Entry {
     waiters: Vec<(u32, Waiter)>,
 }
 
-thread_local! {
-    static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-    static NEXT_ID: Cell<u32> = const { Cell::new(0) };
-}
+static ENTRIES: Local<RefCell<Vec<Entry>>> = Local::new(RefCell::new(Vec::new()));
+static NEXT_ID: Local<Cell<u32>> = Local::new(Cell::new(0));
 
 /// How many ready-event listeners and waiters exist now (for leak tests).
 pub fn counts() -> (usize, usize) {
@@ -46,7 +45,7 @@ pub fn counts() -> (usize, usize) {
     })
 }
 
-fn add_waiter(target: &web_sys::EventTarget, name: &str, event: &str, w: Waiter) -> u32 {
+fn add_waiter(target: &super::dom::EventTarget, name: &str, event: &str, w: Waiter) -> u32 {
     let id = NEXT_ID.with(|n| {
         let id = n.get().wrapping_add(1);
         n.set(id);
@@ -59,7 +58,7 @@ fn add_waiter(target: &web_sys::EventTarget, name: &str, event: &str, w: Waiter)
             return;
         }
         let (n, ev) = (name.to_string(), event.to_string());
-        let listener = EventListener::new(target, event.to_string(), move |_| ready(&n, &ev));
+        let listener = EventListener::new(target, event, move |_| ready(&n, &ev));
         entries.push(Entry { name: name.to_string(), event: event.to_string(), listener: Some(listener), waiters: vec![(id, w)] });
     });
     id

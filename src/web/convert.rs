@@ -7,6 +7,7 @@
 
 use crate::error::{cat, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
+use crate::prelude::*;
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

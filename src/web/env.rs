@@ -1,6 +1,7 @@
 //! Platform objects reached through `globalThis`: the document, location,
 //! clock, user agent and crypto source. Nothing here names `window`.
 
+use crate::prelude::*;
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -70,7 +71,7 @@ pub fn user_agent() -> String {
 }
 
 /// The page's `document` when there is one.
-pub fn document() -> Option<web_sys::EventTarget> {
+pub fn document() -> Option<super::dom::EventTarget> {
     let d = global_get("document");
     if is_object(&d) {
         Some(d.unchecked_into())

@@ -6,14 +6,14 @@
 //! code, field, details, cause)`. Before registration (raw use of the
 //! wasm) an `Error` named `PayError` with the same fields is thrown.
 
+use super::local::Local;
 use crate::error::{Code, PayError};
+use crate::prelude::*;
+use core::cell::RefCell;
 use js_sys::{Array, Function, Reflect};
-use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
-thread_local! {
-    static CLASS: RefCell<Option<Function>> = const { RefCell::new(None) };
-}
+static CLASS: Local<RefCell<Option<Function>>> = Local::new(RefCell::new(None));
 
 /// Registers the JavaScript `PayError` class.
 #[wasm_bindgen(js_name = __setErrorClass)]

@@ -6,6 +6,7 @@ use super::error::to_js as err;
 use crate::action::{plan, Options, Plan};
 use crate::error::{Code, PayError};
 use crate::payment::Payment;
+use crate::prelude::*;
 use crate::profile::Profile;
 use crate::runtime::{detect, Probe, Runtime};
 use wasm_bindgen::prelude::*;

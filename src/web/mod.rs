@@ -8,8 +8,10 @@
 
 pub mod bridge;
 pub mod convert;
+pub mod dom;
 pub mod env;
 pub mod error;
 pub mod exports;
+pub mod local;
 pub mod pay;
 pub mod task;

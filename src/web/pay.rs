@@ -8,32 +8,31 @@
 
 use super::bridge::{fill, is_full, slot, wait_then, SharedSlot, SlotFuture};
 use super::convert::{from_js, set, to_js};
+use super::dom::{EventListener, Timeout};
 use super::env;
 use super::error::{from_thrown, to_js as err};
+use super::local::Local;
 use crate::action::{Action, Options, Via};
 use crate::error::{cat, Code, PayError};
 use crate::json::Json;
 use crate::outcome::{self, Callback, PayResult, Status};
+use crate::prelude::*;
 use crate::runtime::{Host, Runtime};
-use gloo_events::EventListener;
-use gloo_timers::callback::Timeout;
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use core::cell::{Cell, RefCell};
 use js_sys::{Array, Function, Object, Promise};
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 type Callback1 = Closure<dyn FnMut(JsValue)>;
 type Callbacks = Vec<Callback1>;
 
-thread_local! {
-    static BUSY: Cell<bool> = const { Cell::new(false) };
-    /// Wallet callbacks of finished payments, kept a while so that a late or
-    /// repeated call from a wallet lands in a no-op instead of a freed
-    /// closure. Bounded: the oldest go first.
-    static RETAINED: RefCell<VecDeque<Callback1>> = const { RefCell::new(VecDeque::new()) };
-}
+static BUSY: Local<Cell<bool>> = Local::new(Cell::new(false));
+/// Wallet callbacks of finished payments, kept a while so that a late or
+/// repeated call from a wallet lands in a no-op instead of a freed
+/// closure. Bounded: the oldest go first.
+static RETAINED: Local<RefCell<VecDeque<Callback1>>> = Local::new(RefCell::new(VecDeque::new()));
 
 const RETAIN: usize = 32;
 

@@ -5,13 +5,15 @@
 //! woke it. It reaches the platform only through `Promise`, which every
 //! runtime the module supports has (unlike `queueMicrotask` or `window`).
 
+use super::local::Local;
+use crate::prelude::*;
+use alloc::collections::VecDeque;
+use alloc::rc::Rc;
+use core::cell::{Cell, RefCell};
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
 use js_sys::Promise;
-use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
-use std::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};
 use wasm_bindgen::prelude::*;
 
 struct Task {
@@ -19,11 +21,11 @@ struct Task {
     queued: Cell<bool>,
 }
 
-thread_local! {
-    static QUEUE: RefCell<VecDeque<Rc<Task>>> = const { RefCell::new(VecDeque::new()) };
-    static SCHEDULED: Cell<bool> = const { Cell::new(false) };
-    static RUNNER: Closure<dyn FnMut(JsValue)> = Closure::wrap(Box::new(|_| run_queue()) as Box<dyn FnMut(JsValue)>);
-}
+static QUEUE: Local<RefCell<VecDeque<Rc<Task>>>> = Local::new(RefCell::new(VecDeque::new()));
+static SCHEDULED: Local<Cell<bool>> = Local::new(Cell::new(false));
+/// The one closure that runs the queue, made on first use.
+type Runner = core::cell::OnceCell<Closure<dyn FnMut(JsValue)>>;
+static RUNNER: Local<Runner> = Local::new(core::cell::OnceCell::new());
 
 /// Runs `f` to completion: polled at once, then whenever it is woken.
 pub fn spawn(f: impl Future<Output = ()> + 'static) {
@@ -49,6 +51,7 @@ fn schedule(t: Rc<Task>) {
     QUEUE.with(|q| q.borrow_mut().push_back(t));
     if !SCHEDULED.with(|s| s.replace(true)) {
         RUNNER.with(|r| {
+            let r = r.get_or_init(|| Closure::wrap(Box::new(|_| run_queue()) as Box<dyn FnMut(JsValue)>));
             let _ = Promise::resolve(&JsValue::UNDEFINED).then(r);
         });
     }
