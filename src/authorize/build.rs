@@ -70,7 +70,15 @@ fn wallet1_scopes(params: &Json) -> Result<String> {
     if names.is_empty() || names.len() > 16 || !names.iter().all(ok) {
         return Err(bad("scopes", RULE));
     }
-    Ok(names.join(","))
+    // Joined by hand: `[&str]::join` links a generic copy loop into the wasm.
+    let mut out = String::new();
+    for n in names {
+        if !out.is_empty() {
+            out.push(',');
+        }
+        out.push_str(n);
+    }
+    Ok(out)
 }
 
 /// The profile's base address split from its fragment.

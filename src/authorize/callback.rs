@@ -126,6 +126,17 @@ fn same(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0, |d, (x, y)| d | (x ^ y)) == 0
 }
 
+/// The callback's `state` against the one sent: present and equal.
+fn state_matches(state: Option<&str>, want: &str) -> Result<()> {
+    match state {
+        None => Err(fail("state", "is missing from the callback, but one was sent: the callback may be forged, so authorize again")),
+        Some(s) if !same(s, want) => {
+            Err(fail("state", "differs from the one sent: the callback may be forged (or from an older attempt), so authorize again"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Reads a callback address. `expected_state`: the `state` this page sent
 /// (required to match when given); `now_ms`: the time to stamp.
 pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64) -> Result<AuthCallback> {
@@ -163,18 +174,7 @@ pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64)
     };
 
     if let Some(want) = expected_state {
-        match &state {
-            None => {
-                return Err(fail("state", "is missing from the callback, but one was sent: the callback may be forged, so authorize again"))
-            }
-            Some(s) if !same(s, want) => {
-                return Err(fail(
-                    "state",
-                    "differs from the one sent: the callback may be forged (or from an older attempt), so authorize again",
-                ))
-            }
-            _ => {}
-        }
+        state_matches(state.as_deref(), want)?;
     }
 
     let missing = |f: &str, why: &str| Err(fail(f, why));
@@ -206,6 +206,15 @@ pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64)
 }
 
 impl AuthCallback {
+    /// Checks a kept callback's `state` against the one this page sent, as
+    /// [`parse_auth_callback`] does with `expected_state`.
+    pub fn expect_state(&self, expected_state: &str) -> Result<()> {
+        if !valid_state(expected_state) {
+            return Err(bad("expectedState", STATE_RULE));
+        }
+        state_matches(self.state.as_deref(), expected_state)
+    }
+
     /// `{ provider, code?, state?, respCode?, userAuthCode?, appId?, scope?, receivedAt }`.
     pub fn to_json(&self) -> Json {
         let mut m = vec![("provider", Json::str(self.provider.as_str()))];
@@ -289,6 +298,18 @@ mod tests {
         assert!(same("abcdefgh", "abcdefgh"));
         assert!(!same("abcdefgh", "abcdefgX"));
         assert!(!same("abcdefgh", "abcdefg"));
+    }
+
+    #[test]
+    fn kept_callback_state() {
+        let cb = parse_auth_callback("https://s.example/cb?respCode=00&userAuthCode=u&state=abcdefgh", None, 1.0).unwrap();
+        assert_eq!(cb.expect_state("abcdefgh"), Ok(()));
+        let e = cb.expect_state("abcdefgX").unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::AuthFailed, Some("state")));
+        let e = cb.expect_state("short").unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("expectedState")));
+        let none = parse_auth_callback("https://s.example/cb?respCode=00&userAuthCode=u", None, 1.0).unwrap();
+        assert_eq!(none.expect_state("abcdefgh").unwrap_err().field.as_deref(), Some("state"));
     }
 
     #[test]

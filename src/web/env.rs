@@ -88,6 +88,11 @@ pub fn page_visible() -> bool {
     }
 }
 
+/// Whether this runtime has a `location` to navigate.
+pub fn can_navigate() -> bool {
+    method(&global_get("location"), "assign").is_some()
+}
+
 /// Navigates the page with `location.assign`. Callers pass only URLs that
 /// passed `safe_url::check` or scheme URLs the planner built.
 pub fn navigate(url: &str) -> Result<(), JsValue> {
@@ -104,7 +109,10 @@ pub fn random16() -> Option<[u8; 16]> {
     let f = method(&crypto, "getRandomValues")?;
     let arr = js_sys::Uint8Array::new_with_length(16);
     f.call1(&crypto, &arr).ok()?;
+    // Byte by byte: `copy_to` links a length assertion and its formatting.
     let mut out = [0u8; 16];
-    arr.copy_to(&mut out);
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = arr.get_index(i as u32);
+    }
     Some(out)
 }

@@ -6,6 +6,7 @@
 //! through `globalThis` only ([`env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 
+pub mod authorize;
 pub mod bridge;
 pub mod convert;
 pub mod dom;

@@ -54,7 +54,19 @@ fn retire(cbs: Callbacks) {
 }
 
 /// Clears the in-flight flag when the payment ends, however it ends.
-struct InFlight;
+pub(super) struct InFlight;
+
+/// Claims the one payment slot for `export` (`pay`, `cardnetPay`): a
+/// second payment while one is in flight is `busy`, so that a double tap
+/// never pays or orders twice.
+pub(super) fn claim(export: &str) -> Result<InFlight, JsValue> {
+    if BUSY.with(|b| b.replace(true)) {
+        let e =
+            PayError::new(Code::Busy, cat(&[export, "() was called while another payment is still in flight; wait for its result first"]));
+        return Err(err(&e));
+    }
+    Ok(InFlight)
+}
 
 impl Drop for InFlight {
     fn drop(&mut self) {
@@ -67,6 +79,11 @@ impl Drop for InFlight {
 pub struct Events(Option<Function>);
 
 impl Events {
+    /// The `onEvent` member of the options (none: events go nowhere).
+    pub fn from_options(options: &JsValue) -> Events {
+        Events(env::method(options, "onEvent"))
+    }
+
     pub fn emit(&self, kind: &str, detail: Option<&JsValue>) {
         let Some(f) = &self.0 else { return };
         let e = Object::new();
@@ -80,7 +97,7 @@ impl Events {
     }
 }
 
-fn obj(pairs: &[(&str, &str)]) -> JsValue {
+pub(super) fn obj(pairs: &[(&str, &str)]) -> JsValue {
     let o = Object::new();
     for (k, v) in pairs {
         set(&o, k, &JsValue::from_str(v));
@@ -91,11 +108,10 @@ fn obj(pairs: &[(&str, &str)]) -> JsValue {
 /// `pay(payment, options?) -> Promise<PayResult>`.
 #[wasm_bindgen(js_name = pay, skip_typescript)]
 pub fn pay(payment: JsValue, options: JsValue) -> Promise {
-    if BUSY.with(|b| b.replace(true)) {
-        let e = PayError::new(Code::Busy, "pay() was called while another payment is still in flight; wait for its result first");
-        return Promise::reject(&err(&e));
-    }
-    let guard = InFlight;
+    let guard = match claim("pay") {
+        Ok(g) => g,
+        Err(e) => return Promise::reject(&e),
+    };
     super::task::promise(async move {
         let r = run(payment, options).await;
         drop(guard);
@@ -104,7 +120,7 @@ pub fn pay(payment: JsValue, options: JsValue) -> Promise {
 }
 
 async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValue> {
-    let events = Events(env::method(&options_js, "onEvent"));
+    let events = Events::from_options(&options_js);
     let (_, opts, runtime, plan) = super::exports::plan_js(&payment_js, &options_js).map_err(|e| err(&e))?;
     events.emit("planned", Some(&to_js(&plan.to_json())));
     let channel = plan.channel.name();
@@ -250,7 +266,7 @@ fn no_callback(channel: &str) -> (PayResult, JsValue) {
     (r, JsValue::UNDEFINED)
 }
 
-fn go(url: &str, events: &Events) -> Result<(), JsValue> {
+pub(super) fn go(url: &str, events: &Events) -> Result<(), JsValue> {
     events.emit("navigating", Some(&obj(&[("url", url)])));
     env::navigate(url).map_err(|t| from_thrown(Code::WrongRuntime, None, "the page could not navigate", &t))
 }

@@ -206,3 +206,162 @@ export function pay(payment: Payment | string, options?: PayOptions): Promise<Pa
 export function defaultProfile(): Profile;
 export function detectRuntime(input?: { userAgent?: string; globals?: Record<string, unknown>; profile?: DeepPartial<Profile> }): Runtime;
 export function waitForBridge(name: string, readyEvent: string, options?: { timeoutMs?: number }): Promise<object>;
+
+// ------------------------------------------------------------ authorization
+// (src/authorize/, src/web/authorize.rs)
+
+/** Options of the authorization builders and the server-side exchanges. */
+export interface AuthOptions {
+  /** Merged over `defaultProfile()`: provider addresses and wallet2's fragment. */
+  profile?: DeepPartial<Profile>;
+  /** Also accept an `http://127.0.0.1` or `http://localhost` redirect address (the local sandbox only). */
+  insecureLoopback?: boolean;
+}
+
+/** `wallet1AuthUrl` parameters. */
+export interface Wallet1AuthParams {
+  /** The wallet1 application id (letters, digits, `_ - .`; at most 64). */
+  appId: string;
+  /** The https address wallet1 sends the user back to (percent-encode spaces and non-ASCII). */
+  redirectUri: string;
+  /** `auth_user` (explicit), `auth_base` (silent), ...: an array, or one string of names separated by commas. */
+  scopes: string[] | string;
+  /** 8 to 128 characters of `A-Z a-z 0-9 - . _ ~`; `newState()` makes one. */
+  state: string;
+}
+
+/** `wallet2AuthUrl` parameters. */
+export interface Wallet2AuthParams {
+  appId: string;
+  redirectUri: string;
+  /** One scope name; silent authorization is enough to learn the openid. */
+  scope: string;
+  state: string;
+}
+
+/** `cardnetAuthUrl` parameters. */
+export interface CardnetAuthParams {
+  /**
+   * The callback address under the merchant's registered domain. The card
+   * network sends no state of its own: put one in this address's query and
+   * give it to `parseAuthCallback` / `cardnetPay` as `expectedState`.
+   */
+  redirectUrl: string;
+}
+
+export type AuthProvider = "wallet1" | "wallet2" | "cardnet";
+
+/** A callback that passed every check (`parseAuthCallback`). Keep it as it is to pass it on later. */
+export interface AuthCallback {
+  provider: AuthProvider;
+  /** The authorization code: wallet1 `auth_code`, wallet2 `code`. */
+  code?: string;
+  state?: string;
+  /** Card network: always `"00"` (any other `respCode` is a PayError `auth_failed`). */
+  respCode?: string;
+  /** Card network: the temporary code, valid 5 minutes from `receivedAt`. */
+  userAuthCode?: string;
+  /** wallet1's `app_id` echo. */
+  appId?: string;
+  /** wallet1's granted `scope`. */
+  scope?: string;
+  /** When the callback was read, ms since the epoch. */
+  receivedAt: number;
+}
+
+export interface ParseAuthCallbackOptions {
+  /** The state this page sent: the callback's must be present and equal (else PayError `auth_failed`, field `state`). */
+  expectedState?: string;
+  /** The time to stamp as `receivedAt`, ms since the epoch (default `Date.now()`). */
+  now?: number;
+}
+
+/** What `order` is given besides the code. */
+export interface CardnetOrder {
+  userAuthCode: string;
+  /** `receivedAt` + 5 minutes: order before this. */
+  expiresAt: number;
+}
+
+export interface CardnetPayOptions extends Omit<PayOptions, "confirm" | "confirmTimeoutMs" | "fallbackAfterMs">, ParseAuthCallbackOptions {
+  /**
+   * The merchant's call that orders with the card-network code and gives
+   * the cardnet payment (`expend.pay_url`). A throw or a rejection is a
+   * PayError `transport` (field `order`) with the thrown value as `cause`;
+   * an answer that is not a cardnet payment is `invalid_payment` or
+   * `unsafe_url`, and the page does not move.
+   */
+  order: (userAuthCode: string, info: CardnetOrder) => Payment | string | PromiseLike<Payment | string>;
+}
+
+/** `cardnetPay`'s result: the page is on its way to `expend.pay_url`. */
+export interface CardnetPayResult extends PayResult {
+  status: "redirected";
+  channel: "cardnet";
+  verified: false;
+  /** The payment `order` gave. */
+  raw: Payment | string;
+}
+
+/**
+ * One HTTP request for the merchant's server to send (the code exchanges).
+ * These carry the application secret (wallet2) or must be signed with the
+ * merchant's private key (wallet1): build them on a server, never in a page
+ * or a mini-program.
+ */
+export interface ExchangeRequest {
+  method: "GET" | "POST";
+  /** The address without the parameters. */
+  url: string;
+  /** The parameters in the provider's order (values not encoded). */
+  params: Record<string, string>;
+  /** GET: `url` with the parameters percent-encoded in its query. */
+  href?: string;
+  /** POST that needs no signature: the form-encoded body. */
+  body?: string;
+  /**
+   * When present, sign `params` under the provider's gateway rules, put the
+   * signature in `params[signParam]`, and form-encode them as the body.
+   */
+  signParam?: string;
+}
+
+/** The wallet1 exchange's answer, read. */
+export interface Wallet1Token {
+  /** The payer's wallet1 user id (`user_id` of wallet1_pub, `buyer_id` of wallet1_lite). */
+  userId: string;
+  accessToken: string;
+}
+
+/** A wallet1 authorization address (`app_id, scope, redirect_uri, state`). Throws PayError `invalid_options` / `unsafe_url`. */
+export function wallet1AuthUrl(params: Wallet1AuthParams, options?: AuthOptions): string;
+/** A wallet2 authorization address (`appid, redirect_uri, response_type=code, scope, state, connect_redirect=1`, then the profile's fragment). */
+export function wallet2AuthUrl(params: Wallet2AuthParams, options?: AuthOptions): string;
+/** The card-network authorization address (`version=1.0.0, redirectUrl`). */
+export function cardnetAuthUrl(params: CardnetAuthParams, options?: AuthOptions): string;
+/** Reads a callback address (`location.href`, a request path, or a `URL`). Throws PayError `auth_failed` with the parameter at fault as `field`. */
+export function parseAuthCallback(url: string | URL | { href: string }, options?: ParseAuthCallbackOptions): AuthCallback;
+/** A card-network callback whose `userAuthCode` is less than 5 minutes old at `now` (default `Date.now()`); false for anything else. */
+export function isUserAuthCodeFresh(cb: AuthCallback, now?: number): boolean;
+/** 22 unguessable characters from `crypto.getRandomValues` (PayError `wrong_runtime` where there is none). */
+export function newState(): string;
+/**
+ * The card-network flow in one call: read the callback (its address, or the
+ * `AuthCallback` the page kept), check it (`auth_failed`: provider, state,
+ * `respCode`; `auth_expired`: older than 5 minutes), call `order`, plan the
+ * payment it gives (a cardnet redirect to a checked `expend.pay_url`,
+ * `allowedHosts` included) and navigate there. Shares `pay()`'s one-at-a-time
+ * guard (`busy`).
+ */
+export function cardnetPay(callback: string | URL | { href: string } | AuthCallback, options: CardnetPayOptions): Promise<CardnetPayResult>;
+
+/** Server only (carries a secret to sign with): the wallet1 `authorization_code` grant, unsigned. */
+export function wallet1TokenRequest(params: { appId: string; code: string }, options?: AuthOptions): ExchangeRequest;
+/** Server only (carries the app secret): wallet2's official-account code exchange. */
+export function wallet2OauthTokenRequest(params: { appId: string; secret: string; code: string }, options?: AuthOptions): ExchangeRequest;
+/** Server only (carries the app secret): wallet2's mini-program session exchange. */
+export function wallet2SessionRequest(params: { appId: string; secret: string; jsCode: string }, options?: AuthOptions): ExchangeRequest;
+/** Server only: reads wallet1's exchange answer (object or its JSON text). PayError `auth_failed` when wallet1 refused, `invalid_response` when unreadable. */
+export function readWallet1Token(answer: object | string): Wallet1Token;
+/** Server only: the `openid` of a wallet2 exchange answer (object or its JSON text). */
+export function readWallet2Openid(answer: object | string): string;

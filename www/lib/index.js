@@ -54,3 +54,9 @@ export async function pay(payment, options) {
   await ready();
   return bg.pay(payment, options);
 }
+
+/** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */
+export async function cardnetPay(callback, options) {
+  await ready();
+  return bg.cardnetPay(callback, options);
+}

@@ -16,3 +16,7 @@ export function ready() {
 export async function pay(payment, options) {
   return bg.pay(payment, options);
 }
+
+export async function cardnetPay(callback, options) {
+  return bg.cardnetPay(callback, options);
+}

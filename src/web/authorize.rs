@@ -1,0 +1,256 @@
+//! The authorization helpers across the boundary: the address builders,
+//! the callback reader, the state source, the server-side code exchanges,
+//! and `cardnetPay`, the card-network flow as one call on the page.
+//!
+//! Each synchronous export decodes its arguments, calls
+//! [`crate::authorize`], and encodes the answer; every failure is a
+//! `PayError`. The clock (`now`, default `Date.now()`) and the random
+//! source (`crypto.getRandomValues`) are read here and handed to the core.
+
+use super::convert::{from_js, from_js_opt, set, to_js};
+use super::env;
+use super::error::{from_thrown, to_js as err};
+use super::exports::{options_from, payment_from, runtime_for};
+use super::pay::{claim, go, obj, Events};
+use crate::action::{plan, Action, Options};
+use crate::authorize::{self as auth, AuthCallback};
+use crate::error::{cat, Code, PayError, Result};
+use crate::json::{self, Json};
+use crate::outcome::{PayResult, Status};
+use crate::payment::Channel;
+use crate::prelude::*;
+use crate::safe_url::clip;
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+/// What an export gives JavaScript: a value, or a thrown `PayError`.
+type Js = core::result::Result<JsValue, JsValue>;
+
+type Core = dyn Fn(&Json, Option<&Json>) -> Result<Json>;
+
+/// `f(params, options)`: the parameters object and the options decoded,
+/// the answer encoded.
+fn with_params(params: &JsValue, options: &JsValue, f: &Core) -> Js {
+    let run = || {
+        let p = from_js(params, Code::InvalidOptions, "params")?;
+        let o = from_js_opt(options, Code::InvalidOptions, "options")?;
+        f(&p, o.as_ref())
+    };
+    run().map(|j| to_js(&j)).map_err(|e| err(&e))
+}
+
+/// `wallet1AuthUrl({ appId, redirectUri, scopes, state }, options?) -> string`.
+#[wasm_bindgen(js_name = wallet1AuthUrl, skip_typescript)]
+pub fn wallet1_auth_url(params: JsValue, options: JsValue) -> Js {
+    with_params(&params, &options, &|p, o| auth::wallet1_auth_url(p, o).map(Json::Str))
+}
+
+/// `wallet2AuthUrl({ appId, redirectUri, scope, state }, options?) -> string`.
+#[wasm_bindgen(js_name = wallet2AuthUrl, skip_typescript)]
+pub fn wallet2_auth_url(params: JsValue, options: JsValue) -> Js {
+    with_params(&params, &options, &|p, o| auth::wallet2_auth_url(p, o).map(Json::Str))
+}
+
+/// `cardnetAuthUrl({ redirectUrl }, options?) -> string`.
+#[wasm_bindgen(js_name = cardnetAuthUrl, skip_typescript)]
+pub fn cardnet_auth_url(params: JsValue, options: JsValue) -> Js {
+    with_params(&params, &options, &|p, o| auth::cardnet_auth_url(p, o).map(Json::Str))
+}
+
+/// `wallet1TokenRequest({ appId, code }, options?) -> ExchangeRequest` (server side).
+#[wasm_bindgen(js_name = wallet1TokenRequest, skip_typescript)]
+pub fn wallet1_token_request(params: JsValue, options: JsValue) -> Js {
+    with_params(&params, &options, &|p, o| auth::wallet1_token_request(p, o).map(|r| r.to_json()))
+}
+
+/// `wallet2OauthTokenRequest({ appId, secret, code }, options?) -> ExchangeRequest` (server side).
+#[wasm_bindgen(js_name = wallet2OauthTokenRequest, skip_typescript)]
+pub fn wallet2_oauth_token_request(params: JsValue, options: JsValue) -> Js {
+    with_params(&params, &options, &|p, o| auth::wallet2_oauth_token_request(p, o).map(|r| r.to_json()))
+}
+
+/// `wallet2SessionRequest({ appId, secret, jsCode }, options?) -> ExchangeRequest` (server side).
+#[wasm_bindgen(js_name = wallet2SessionRequest, skip_typescript)]
+pub fn wallet2_session_request(params: JsValue, options: JsValue) -> Js {
+    with_params(&params, &options, &|p, o| auth::wallet2_session_request(p, o).map(|r| r.to_json()))
+}
+
+/// A provider's answer: an object, or its JSON text as the server read it.
+fn answer_from(v: &JsValue) -> Result<Json> {
+    match v.as_string() {
+        Some(text) => json::parse(&text, Code::InvalidResponse, "answer"),
+        None => from_js(v, Code::InvalidResponse, "answer"),
+    }
+}
+
+/// `readWallet1Token(answer) -> { userId, accessToken }` (server side).
+#[wasm_bindgen(js_name = readWallet1Token, skip_typescript)]
+pub fn read_wallet1_token(answer: JsValue) -> Js {
+    answer_from(&answer).and_then(|a| auth::read_wallet1_token(&a)).map(|t| to_js(&t.to_json())).map_err(|e| err(&e))
+}
+
+/// `readWallet2Openid(answer) -> string` (server side).
+#[wasm_bindgen(js_name = readWallet2Openid, skip_typescript)]
+pub fn read_wallet2_openid(answer: JsValue) -> Js {
+    answer_from(&answer).and_then(|a| auth::read_wallet2_openid(&a)).map(|s| JsValue::from_str(&s)).map_err(|e| err(&e))
+}
+
+fn bad(field: &str, why: &str) -> PayError {
+    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", why]))
+}
+
+/// `now`: absent means `Date.now()`; otherwise ms since the epoch.
+fn now_arg(v: &JsValue) -> Result<f64> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(env::wall_ms());
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 => Ok(n),
+        _ => Err(bad("now", "must be a time in ms since the epoch (Date.now())")),
+    }
+}
+
+/// The options object of `parseAuthCallback` and `cardnetPay`: absent, or
+/// an object; its `expectedState` (a string when given) and `now`.
+fn callback_options(options: &JsValue) -> Result<(Option<String>, f64)> {
+    if !options.is_undefined() && !options.is_null() && !env::is_object(options) {
+        return Err(bad("options", "must be an object { expectedState?, now? }"));
+    }
+    let st = env::get(options, "expectedState");
+    let expected = if st.is_undefined() || st.is_null() {
+        None
+    } else {
+        Some(st.as_string().ok_or_else(|| bad("expectedState", "must be the state string this page sent"))?)
+    };
+    Ok((expected, now_arg(&env::get(options, "now"))?))
+}
+
+/// The callback address: a string (`location.href`, a request path), or an
+/// object with an `href` string (a `URL`, `location`).
+fn url_text(v: &JsValue) -> Option<String> {
+    v.as_string().or_else(|| env::get(v, "href").as_string())
+}
+
+/// `parseAuthCallback(url, { expectedState?, now? }?) -> AuthCallback`.
+#[wasm_bindgen(js_name = parseAuthCallback, skip_typescript)]
+pub fn parse_auth_callback(url: JsValue, options: JsValue) -> Js {
+    let run = || {
+        let (expected, now) = callback_options(&options)?;
+        let url = url_text(&url).ok_or_else(|| bad("url", "must be the callback address (location.href), a string or a URL"))?;
+        auth::parse_auth_callback(&url, expected.as_deref(), now)
+    };
+    run().map(|cb| to_js(&cb.to_json())).map_err(|e| err(&e))
+}
+
+/// `isUserAuthCodeFresh(cb, now?) -> boolean`: false for anything but a
+/// card-network callback object less than five minutes old.
+#[wasm_bindgen(js_name = isUserAuthCodeFresh, skip_typescript)]
+pub fn is_user_auth_code_fresh(cb: JsValue, now: JsValue) -> core::result::Result<bool, JsValue> {
+    let now = now_arg(&now).map_err(|e| err(&e))?;
+    Ok(from_js(&cb, Code::InvalidOptions, "callback").is_ok_and(|cb| auth::is_user_auth_code_fresh_json(&cb, now)))
+}
+
+/// `newState() -> string`: 22 characters from `crypto.getRandomValues`.
+/// A runtime without it gets an error, never a weaker source.
+#[wasm_bindgen(js_name = newState, skip_typescript)]
+pub fn new_state() -> core::result::Result<String, JsValue> {
+    env::random16().map(|r| auth::new_state(&r)).ok_or_else(|| {
+        err(&PayError::field(
+            Code::WrongRuntime,
+            "crypto",
+            "crypto.getRandomValues is missing from this runtime, and a state must be unguessable: newState() uses no weaker source",
+        ))
+    })
+}
+
+/// `cardnetPay(callback, { order, expectedState?, now?, ...PayOptions }) -> Promise<PayResult>`.
+///
+/// The card-network flow on the page: read the callback (`callback` is the
+/// address, or the object `parseAuthCallback` gave and the page kept),
+/// decide with [`auth::cardnet_order`] (card network, `respCode` 00, code
+/// less than five minutes old), ask the merchant's `order(userAuthCode,
+/// { userAuthCode, expiresAt })` for the payment, plan it (it must be a
+/// `cardnet` payment: a redirect to its checked `expend.pay_url`), and go.
+/// Everything the caller gave, and the runtime, is checked before `order`
+/// is called, so neither a bad option nor a page that cannot navigate
+/// leaves an order behind.
+#[wasm_bindgen(js_name = cardnetPay, skip_typescript)]
+pub fn cardnet_pay(callback: JsValue, options: JsValue) -> Promise {
+    let guard = match claim("cardnetPay") {
+        Ok(g) => g,
+        Err(e) => return Promise::reject(&e),
+    };
+    super::task::promise(async move {
+        let r = run(callback, options).await;
+        drop(guard);
+        r
+    })
+}
+
+/// The callback to pay with: read from its address, or the kept object.
+fn callback_from(v: &JsValue, expected: Option<&str>, now: f64) -> Result<AuthCallback> {
+    if let Some(url) = url_text(v) {
+        return auth::parse_auth_callback(&url, expected, now);
+    }
+    if !env::is_object(v) {
+        return Err(bad("callback", "must be the callback address (location.href) or the object parseAuthCallback gave"));
+    }
+    let cb = AuthCallback::from_json(&from_js(v, Code::InvalidOptions, "callback")?)?;
+    if let Some(want) = expected {
+        cb.expect_state(want)?;
+    }
+    Ok(cb)
+}
+
+/// The plan and the `expend.pay_url` to go to: the payment `order` gave
+/// must plan as a card-network redirect (every URL of a plan has passed the
+/// strict check, `allowedHosts` included).
+fn cardnet_plan(payment_js: &JsValue, opts: &Options) -> Result<(Json, String)> {
+    let payment = payment_from(payment_js)?;
+    if opts.profile.resolve_channel(&payment.pay_channel) != Some(Channel::Cardnet) {
+        let m = cat(&[
+            "pay_channel ",
+            clip(&payment.pay_channel),
+            " is not the card network: order() must give the cardnet payment (with expend.pay_url; profile.channelAliases maps another name)",
+        ]);
+        return Err(PayError::field(Code::InvalidPayment, "pay_channel", m));
+    }
+    let p = plan(&payment, opts, runtime_for(opts))?;
+    match p.action {
+        Action::Redirect { ref url } => Ok((p.to_json(), url.clone())),
+        _ => Err(PayError::field(Code::InvalidPayment, "pay_channel", "the cardnet payment did not plan as a redirect")),
+    }
+}
+
+async fn run(callback: JsValue, options_js: JsValue) -> Js {
+    let events = Events::from_options(&options_js);
+    let e = |e: PayError| err(&e);
+    let opts = options_from(&options_js).map_err(e)?;
+    if !env::can_navigate() {
+        let m = "cardnetPay() ends by navigating the page to expend.pay_url, and this runtime has no location: call it from a web page";
+        return Err(err(&PayError::new(Code::WrongRuntime, m)));
+    }
+    let order = env::method(&options_js, "order")
+        .ok_or_else(|| err(&bad("order", "must be a function (userAuthCode) => payment: the merchant's call that orders with the code")))?;
+    let (expected, now) = callback_options(&options_js).map_err(e)?;
+    let cb = callback_from(&callback, expected.as_deref(), now).map_err(e)?;
+    events.emit("callback", Some(&to_js(&cb.to_json())));
+    let go_on = auth::cardnet_order(&cb, now).map_err(e)?;
+
+    events.emit("called", Some(&obj(&[("method", "order")])));
+    let code = JsValue::from_str(&go_on.user_auth_code);
+    let answered = order
+        .call2(&JsValue::UNDEFINED, &code, &to_js(&go_on.to_json()))
+        .map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function threw", &t))?;
+    let payment_js = super::task::settle(&Promise::resolve(&answered))
+        .await
+        .map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function failed", &t))?;
+
+    let (planned, url) = cardnet_plan(&payment_js, &opts).map_err(e)?;
+    events.emit("planned", Some(&to_js(&planned)));
+    go(&url, &events)?;
+    let out = to_js(&PayResult::new(Status::Redirected, Channel::Cardnet.name(), None).to_json());
+    set(&out, "raw", &payment_js);
+    events.emit("result", Some(&out));
+    Ok(out)
+}
