@@ -10,13 +10,6 @@ use crate::prelude::*;
 use crate::profile::Profile;
 use crate::runtime::{Host, Runtime};
 use crate::safe_url::{self, UrlPolicy};
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-
-/// Everything but the unreserved characters `A-Z a-z 0-9 - . _ ~` is
-/// percent-encoded, so a value decodes back byte for byte whichever decoder
-/// (`decodeURIComponent`, a form decoder that reads `+` as a space, a
-/// wallet's own) reads it.
-pub const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// The constant `saId` of the wallet1 scheme URL.
 pub const SA_ID: &str = "10000007";
@@ -231,7 +224,7 @@ impl Plan {
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
 pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
     let mut u = cat(&[&profile.wallet1.scheme, "://platformapi/startapp?saId=", SA_ID, "&qrcode="]);
-    u.extend(utf8_percent_encode(pay_info, COMPONENT));
+    crate::encode::push_component(&mut u, pay_info);
     u
 }
 
@@ -240,7 +233,7 @@ pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String
     let mut u = cat(&[&profile.wallet1.scheme, "://platformapi/startapp?appId=", &target.app_id]);
     if let Some(page) = &target.page {
         u.push_str("&page=");
-        u.extend(utf8_percent_encode(page, COMPONENT));
+        crate::encode::push_component(&mut u, page);
     }
     u
 }
@@ -316,7 +309,7 @@ mod tests {
         let u = scheme_url(&Profile::default(), info);
         assert!(u.starts_with("wallet1://platformapi/startapp?saId=10000007&qrcode=https%3A%2F%2Fpay.example%2Fc%3Fa%3D1%26b%3Dx%252By%2Bz%23f%2F%3F%3D%25E4"), "{u}");
         let q = &u[u.find("qrcode=").unwrap() + 7..];
-        assert_eq!(percent_encoding::percent_decode_str(q).decode_utf8().unwrap(), info);
+        assert_eq!(crate::encode::percent_decode(q, false).unwrap(), info);
     }
 
     #[test]

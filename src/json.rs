@@ -171,11 +171,21 @@ pub fn whole(n: f64) -> Option<u64> {
 
 /// Parses JSON text. `what` names the input in error messages; errors carry
 /// `code` (the caller decides which code bad text is: `invalid_payment` for a
-/// payment, `invalid_response` for an envelope).
+/// payment, `invalid_response` for an envelope). The wasm build hands the
+/// text to the platform's `JSON.parse` (then reads the value with the same
+/// limits as any JavaScript input); host builds use the parser below.
 pub fn parse(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
     if text.len() > MAX_TEXT {
         return Err(PayError::field(code, what, cat(&[what, " is longer than 1 MiB of JSON text"])));
     }
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::convert::parse_text(text, code, what);
+    #[cfg(not(target_arch = "wasm32"))]
+    parse_here(text, code, what)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_here(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
     let mut p = Parser { s: text.as_bytes(), i: 0 };
     let fail = |at: &str| PayError::field(code, what, cat(&[what, " is not valid JSON text (", at, ")"]));
     p.ws();
@@ -187,13 +197,16 @@ pub fn parse(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
     Ok(v)
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 struct Parser<'a> {
     s: &'a [u8],
     i: usize,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 type PResult<T> = Result<T, &'static str>;
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Parser<'_> {
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.s.get(self.i) {
@@ -440,6 +453,7 @@ impl Parser<'_> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn pow10(e: i32) -> f64 {
     let mut r = 1.0f64;
     let mut i = 0;

@@ -19,6 +19,7 @@ extern crate alloc;
 
 pub mod action;
 pub mod authorize;
+pub mod encode;
 pub mod error;
 pub mod json;
 pub mod outcome;

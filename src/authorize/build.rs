@@ -4,7 +4,7 @@
 //! the options object, and gives the address to navigate to: the profile's
 //! base address (which may carry a query of its own: ours is appended with
 //! `&`), then the query parameters in the order the service document lists
-//! them, every value percent-encoded with [`COMPONENT`](crate::action::COMPONENT).
+//! them, every value percent-encoded by [`crate::encode::push_component`].
 //!
 //! - wallet1: `app_id`, `scope` (comma-joined), `redirect_uri`, `state`.
 //! - wallet2: `appid`, `redirect_uri`, `response_type=code`, `scope`,

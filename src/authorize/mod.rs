@@ -27,13 +27,11 @@ pub use exchange::{
     Wallet1Token,
 };
 
-use crate::action::COMPONENT;
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
 use crate::prelude::*;
 use crate::profile::Profile;
 use crate::safe_url::UrlPolicy;
-use percent_encoding::utf8_percent_encode;
 
 /// Who authorized the user.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,7 +148,8 @@ pub fn valid_state(s: &str) -> bool {
 pub(crate) const STATE_RULE: &str = "must be 8 to 128 characters of A-Z a-z 0-9 - . _ ~ (newState() makes one)";
 
 /// Appends `key=value` to `url`, the value percent-encoded with
-/// [`COMPONENT`], after `?` (no query yet) or `&` (one already there).
+/// [`crate::encode::push_component`], after `?` (no query yet) or `&` (one
+/// already there).
 pub(crate) fn push_param(url: &mut String, key: &str, value: &str) {
     if !url.contains('?') {
         url.push('?');
@@ -159,7 +158,7 @@ pub(crate) fn push_param(url: &mut String, key: &str, value: &str) {
     }
     url.push_str(key);
     url.push('=');
-    url.extend(utf8_percent_encode(value, COMPONENT));
+    crate::encode::push_component(url, value);
 }
 
 /// A fresh `state` from 16 random bytes (the edge supplies the platform's

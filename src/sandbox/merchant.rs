@@ -15,7 +15,6 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::{json, Map, Value};
 
 use super::bounded::Bounded;
@@ -24,9 +23,6 @@ use super::http::{redirect_target, Problem};
 use super::oauth::{self, GrantKind};
 use super::{lock, sign, AppState, Sandbox};
 use crate::payment::Channel;
-
-/// Characters left as they are in a query value (RFC 3986 unreserved).
-const QUERY_VALUE: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// The subject of a payment whose order names none; its `+` and spaces make
 /// the wallet1 pay_info URL carry `%2B` and `%20`.
@@ -272,7 +268,14 @@ fn cashier_url(s: &Sandbox, path: &str, trade: &str, amount: &str, subject: Opti
     }
     let sig = sign::sign(&s.config.secret, params.iter().copied());
     params.push(("sign", &sig));
-    let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={}", utf8_percent_encode(v, QUERY_VALUE))).collect();
+    let query: Vec<String> = params
+        .iter()
+        .map(|(k, v)| {
+            let mut q = format!("{k}=");
+            crate::encode::push_component(&mut q, v);
+            q
+        })
+        .collect();
     format!("{}{path}?{}", s.base, query.join("&"))
 }
 

@@ -8,16 +8,10 @@
 
 use crate::error::{cat, Code, PayError};
 use crate::prelude::*;
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-
-/// Everything but the unreserved characters.
-const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// Appends `s` percent-encoded to `out`.
 pub fn push_encoded(out: &mut String, s: &str) {
-    for part in utf8_percent_encode(s, ESCAPED) {
-        out.push_str(part);
-    }
+    crate::encode::push_component(out, s);
 }
 
 /// `name=value` pairs, encoded and joined with `&`, in the given order.
@@ -37,11 +31,8 @@ pub fn encode_form(params: &[(String, String)]) -> String {
 /// Decodes one component: `+` is a space, `%XX` a byte; a `%` not followed
 /// by two hex digits stays as it is. The bytes must be UTF-8.
 pub fn decode_component(s: &str, what: &str) -> Result<String, PayError> {
-    let spaced = s.replace('+', " ");
-    match percent_decode_str(&spaced).decode_utf8() {
-        Ok(v) => Ok(v.into_owned()),
-        Err(_) => Err(PayError::field(Code::InvalidResponse, what, cat(&[what, " is not UTF-8 once percent-decoded"]))),
-    }
+    crate::encode::percent_decode(s, true)
+        .ok_or_else(|| PayError::field(Code::InvalidResponse, what, cat(&[what, " is not UTF-8 once percent-decoded"])))
 }
 
 /// Splits form text into decoded pairs, in order; empty segments (`a=1&&b=2`)

@@ -92,6 +92,18 @@ impl Walk {
     }
 }
 
+/// JSON text read with the platform's `JSON.parse`, then walked like any
+/// JavaScript input (same depth and size limits).
+pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
+    match js_sys::JSON::parse(text) {
+        Ok(v) => from_js(&v, code, what),
+        Err(e) => {
+            let detail = super::env::get(&e, "message").as_string().unwrap_or_default();
+            Err(PayError::field(code, what, cat(&[what, " is not valid JSON text (", crate::safe_url::clip(&detail), ")"])))
+        }
+    }
+}
+
 /// Builds the JavaScript value of `j` (plain objects and arrays).
 pub fn to_js(j: &Json) -> JsValue {
     match j {
