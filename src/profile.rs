@@ -70,43 +70,99 @@ pub struct Profile {
     pub channel_aliases: Vec<(String, Channel)>,
 }
 
+/// Which string of the profile an entry of [`FIELDS`] is.
+#[derive(Clone, Copy)]
+enum F {
+    W1Scheme,
+    W1Bridge,
+    W1ReadyEvent,
+    W1UaToken,
+    W1MiniProgramGlobal,
+    W1AuthUrl,
+    W1TokenUrl,
+    W1TokenMethod,
+    W2Bridge,
+    W2ReadyEvent,
+    W2PayMethod,
+    W2UaToken,
+    W2MiniProgramGlobal,
+    W2AuthorizeUrl,
+    W2RedirectFragment,
+    W2OauthTokenUrl,
+    W2SessionUrl,
+    CardnetAuthUrl,
+}
+
+/// Every string of the profile: its group, its JavaScript name, what it
+/// must look like, and its default. One table serves the defaults, the
+/// merge and `defaultProfile()`.
+const FIELDS: [(&str, &str, Kind, F, &str); 18] = [
+    ("wallet1", "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
+    ("wallet1", "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
+    ("wallet1", "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
+    ("wallet1", "uaToken", Kind::Token, F::W1UaToken, "Wallet1Client"),
+    ("wallet1", "miniProgramGlobal", Kind::Ident, F::W1MiniProgramGlobal, "wallet1"),
+    ("wallet1", "authUrl", Kind::Url, F::W1AuthUrl, "https://auth.wallet1.example/oauth2/publicAppAuthorize.htm"),
+    ("wallet1", "tokenUrl", Kind::Url, F::W1TokenUrl, "https://openapi.wallet1.example/gateway.do"),
+    ("wallet1", "tokenMethod", Kind::Token, F::W1TokenMethod, "wallet1.system.oauth.token"),
+    ("wallet2", "bridge", Kind::Ident, F::W2Bridge, "Wallet2JSBridge"),
+    ("wallet2", "readyEvent", Kind::Token, F::W2ReadyEvent, "Wallet2JSBridgeReady"),
+    ("wallet2", "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
+    ("wallet2", "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
+    ("wallet2", "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
+    ("wallet2", "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, "https://open.wallet2.example/connect/oauth2/authorize"),
+    ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, "#wallet2_redirect"),
+    ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, "https://api.wallet2.example/sns/oauth2/access_token"),
+    ("wallet2", "sessionUrl", Kind::Url, F::W2SessionUrl, "https://api.wallet2.example/sns/jscode2session"),
+    ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, "https://open.cardnet.example/oauth/authorize"),
+];
+
+/// wallet1's public trade-pay result codes.
+const RESULT_CODES: [(&str, Status); 6] = [
+    ("9000", Status::Succeeded),
+    ("8000", Status::Pending),
+    ("6004", Status::Pending),
+    ("6001", Status::Cancelled),
+    ("6002", Status::Failed),
+    ("4000", Status::Failed),
+];
+
+const MOBILE_TOKENS: [&str; 6] = ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"];
+
 impl Default for Profile {
     fn default() -> Profile {
-        let s = String::from;
-        Profile {
+        let e = String::new;
+        let mut p = Profile {
             wallet1: Wallet1Profile {
-                scheme: s("wallet1"),
-                bridge: s("Wallet1JSBridge"),
-                ready_event: s("Wallet1JSBridgeReady"),
-                ua_token: s("Wallet1Client"),
-                mini_program_global: s("wallet1"),
-                result_codes: vec![
-                    (s("9000"), Status::Succeeded),
-                    (s("8000"), Status::Pending),
-                    (s("6004"), Status::Pending),
-                    (s("6001"), Status::Cancelled),
-                    (s("6002"), Status::Failed),
-                    (s("4000"), Status::Failed),
-                ],
-                auth_url: s("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm"),
-                token_url: s("https://openapi.wallet1.example/gateway.do"),
-                token_method: s("wallet1.system.oauth.token"),
+                scheme: e(),
+                bridge: e(),
+                ready_event: e(),
+                ua_token: e(),
+                mini_program_global: e(),
+                result_codes: RESULT_CODES.iter().map(|(c, st)| (c.to_string(), *st)).collect(),
+                auth_url: e(),
+                token_url: e(),
+                token_method: e(),
             },
             wallet2: Wallet2Profile {
-                bridge: s("Wallet2JSBridge"),
-                ready_event: s("Wallet2JSBridgeReady"),
-                pay_method: s("getBrandPayRequest"),
-                ua_token: s("Wallet2Client"),
-                mini_program_global: s("wallet2"),
-                authorize_url: s("https://open.wallet2.example/connect/oauth2/authorize"),
-                redirect_fragment: s("#wallet2_redirect"),
-                oauth_token_url: s("https://api.wallet2.example/sns/oauth2/access_token"),
-                session_url: s("https://api.wallet2.example/sns/jscode2session"),
+                bridge: e(),
+                ready_event: e(),
+                pay_method: e(),
+                ua_token: e(),
+                mini_program_global: e(),
+                authorize_url: e(),
+                redirect_fragment: e(),
+                oauth_token_url: e(),
+                session_url: e(),
             },
-            cardnet: CardnetProfile { auth_url: s("https://open.cardnet.example/oauth/authorize") },
-            mobile_tokens: ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"].iter().map(|t| s(t)).collect(),
+            cardnet: CardnetProfile { auth_url: e() },
+            mobile_tokens: MOBILE_TOKENS.iter().map(|t| t.to_string()).collect(),
             channel_aliases: Vec::new(),
+        };
+        for (_, _, _, f, default) in FIELDS {
+            *p.slot(f) = default.to_string();
         }
+        p
     }
 }
 
@@ -213,120 +269,108 @@ impl Profile {
         if patch.is_null() {
             return Ok(());
         }
-        for (k, v) in members(patch, at)? {
-            if v.is_null() {
+        for (group, g) in members(patch, at)? {
+            if g.is_null() {
                 continue;
             }
-            let f = join(at, k);
-            match k.as_str() {
-                "wallet1" => self.merge_wallet1(v, &f)?,
-                "wallet2" => self.merge_wallet2(v, &f)?,
-                "cardnet" => {
-                    for (k2, v2) in members(v, &f)? {
-                        let f2 = join(&f, k2);
-                        match k2.as_str() {
-                            "authUrl" => set_str(&mut self.cardnet.auth_url, v2, Kind::Url, &f2)?,
-                            _ if v2.is_null() => {}
-                            _ => return Err(unknown(&f2)),
+            let gf = join(at, group);
+            match group.as_str() {
+                "wallet1" | "wallet2" | "cardnet" => {
+                    for (k, v) in members(g, &gf)? {
+                        if v.is_null() {
+                            continue;
+                        }
+                        let f = join(&gf, k);
+                        if group == "wallet1" && k == "resultCodes" {
+                            self.merge_result_codes(v, &f)?;
+                        } else if let Some((_, _, kind, slot, _)) = FIELDS.iter().find(|(gr, key, ..)| gr == group && key == k) {
+                            set_str(self.slot(*slot), v, *kind, &f)?;
+                        } else {
+                            return Err(unknown(&f));
                         }
                     }
                 }
                 "mobileTokens" => {
-                    let Json::Arr(items) = v else {
-                        return Err(bad(&f, "must be an array of strings"));
+                    let Json::Arr(items) = g else {
+                        return Err(bad(&gf, "must be an array of strings"));
                     };
                     let mut out = Vec::with_capacity(items.len());
                     for it in items {
                         let mut s = String::new();
-                        set_str(&mut s, it, Kind::Token, &f)?;
+                        set_str(&mut s, it, Kind::Token, &gf)?;
                         out.push(s);
                     }
                     self.mobile_tokens = out;
                 }
-                "channelAliases" => {
-                    for (alias, target) in members(v, &f)? {
-                        let f2 = join(&f, alias);
-                        if target.is_null() {
-                            self.channel_aliases.retain(|(a, _)| a != alias);
-                            continue;
-                        }
-                        let name = target.as_str().ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
-                        let ch = Channel::from_name(name)
-                            .ok_or_else(|| bad(&f2, &cat(&["names ", clip(name), ", which is not a channel of this module"])))?;
-                        if alias.is_empty() || alias.len() > 64 {
-                            return Err(bad(&f2, "must be an alias of 1 to 64 characters"));
-                        }
-                        if Channel::from_name(alias).is_some() {
-                            return Err(bad(&f2, "would rename a channel of this module"));
-                        }
-                        self.channel_aliases.retain(|(a, _)| a != alias);
-                        self.channel_aliases.push((alias.clone(), ch));
-                    }
-                }
-                _ => return Err(unknown(&f)),
+                "channelAliases" => self.merge_aliases(g, &gf)?,
+                _ => return Err(unknown(&gf)),
             }
         }
         Ok(())
     }
 
-    fn merge_wallet1(&mut self, v: &Json, at: &str) -> Result<()> {
-        let w = &mut self.wallet1;
-        for (k, x) in members(v, at)? {
-            if x.is_null() {
+    fn slot(&mut self, f: F) -> &mut String {
+        let (w1, w2) = (&mut self.wallet1, &mut self.wallet2);
+        match f {
+            F::W1Scheme => &mut w1.scheme,
+            F::W1Bridge => &mut w1.bridge,
+            F::W1ReadyEvent => &mut w1.ready_event,
+            F::W1UaToken => &mut w1.ua_token,
+            F::W1MiniProgramGlobal => &mut w1.mini_program_global,
+            F::W1AuthUrl => &mut w1.auth_url,
+            F::W1TokenUrl => &mut w1.token_url,
+            F::W1TokenMethod => &mut w1.token_method,
+            F::W2Bridge => &mut w2.bridge,
+            F::W2ReadyEvent => &mut w2.ready_event,
+            F::W2PayMethod => &mut w2.pay_method,
+            F::W2UaToken => &mut w2.ua_token,
+            F::W2MiniProgramGlobal => &mut w2.mini_program_global,
+            F::W2AuthorizeUrl => &mut w2.authorize_url,
+            F::W2RedirectFragment => &mut w2.redirect_fragment,
+            F::W2OauthTokenUrl => &mut w2.oauth_token_url,
+            F::W2SessionUrl => &mut w2.session_url,
+            F::CardnetAuthUrl => &mut self.cardnet.auth_url,
+        }
+    }
+
+    fn merge_result_codes(&mut self, v: &Json, f: &str) -> Result<()> {
+        let codes = &mut self.wallet1.result_codes;
+        for (code, status) in members(v, f)? {
+            let f2 = join(f, code);
+            if code.is_empty() || code.len() > 32 {
+                return Err(bad(&f2, "must be a result code of 1 to 32 characters"));
+            }
+            codes.retain(|(c, _)| c != code);
+            if status.is_null() {
                 continue;
             }
-            let f = join(at, k);
-            match k.as_str() {
-                "scheme" => set_str(&mut w.scheme, x, Kind::Scheme, &f)?,
-                "bridge" => set_str(&mut w.bridge, x, Kind::Ident, &f)?,
-                "readyEvent" => set_str(&mut w.ready_event, x, Kind::Token, &f)?,
-                "uaToken" => set_str(&mut w.ua_token, x, Kind::Token, &f)?,
-                "miniProgramGlobal" => set_str(&mut w.mini_program_global, x, Kind::Ident, &f)?,
-                "authUrl" => set_str(&mut w.auth_url, x, Kind::Url, &f)?,
-                "tokenUrl" => set_str(&mut w.token_url, x, Kind::Url, &f)?,
-                "tokenMethod" => set_str(&mut w.token_method, x, Kind::Token, &f)?,
-                "resultCodes" => {
-                    for (code, status) in members(x, &f)? {
-                        let f2 = join(&f, code);
-                        if code.is_empty() || code.len() > 32 {
-                            return Err(bad(&f2, "must be a result code of 1 to 32 characters"));
-                        }
-                        w.result_codes.retain(|(c, _)| c != code);
-                        if status.is_null() {
-                            continue;
-                        }
-                        let st = status
-                            .as_str()
-                            .and_then(Status::from_wallet_name)
-                            .ok_or_else(|| bad(&f2, "must be \"succeeded\", \"pending\", \"cancelled\" or \"failed\""))?;
-                        w.result_codes.push((code.clone(), st));
-                    }
-                }
-                _ => return Err(unknown(&f)),
-            }
+            let st = status
+                .as_str()
+                .and_then(Status::from_wallet_name)
+                .ok_or_else(|| bad(&f2, "must be \"succeeded\", \"pending\", \"cancelled\" or \"failed\""))?;
+            codes.push((code.clone(), st));
         }
         Ok(())
     }
 
-    fn merge_wallet2(&mut self, v: &Json, at: &str) -> Result<()> {
-        let w = &mut self.wallet2;
-        for (k, x) in members(v, at)? {
-            if x.is_null() {
+    fn merge_aliases(&mut self, v: &Json, f: &str) -> Result<()> {
+        for (alias, target) in members(v, f)? {
+            let f2 = join(f, alias);
+            if target.is_null() {
+                self.channel_aliases.retain(|(a, _)| a != alias);
                 continue;
             }
-            let f = join(at, k);
-            match k.as_str() {
-                "bridge" => set_str(&mut w.bridge, x, Kind::Ident, &f)?,
-                "readyEvent" => set_str(&mut w.ready_event, x, Kind::Token, &f)?,
-                "payMethod" => set_str(&mut w.pay_method, x, Kind::Ident, &f)?,
-                "uaToken" => set_str(&mut w.ua_token, x, Kind::Token, &f)?,
-                "miniProgramGlobal" => set_str(&mut w.mini_program_global, x, Kind::Ident, &f)?,
-                "authorizeUrl" => set_str(&mut w.authorize_url, x, Kind::Url, &f)?,
-                "redirectFragment" => set_str(&mut w.redirect_fragment, x, Kind::Fragment, &f)?,
-                "oauthTokenUrl" => set_str(&mut w.oauth_token_url, x, Kind::Url, &f)?,
-                "sessionUrl" => set_str(&mut w.session_url, x, Kind::Url, &f)?,
-                _ => return Err(unknown(&f)),
+            let name = target.as_str().ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
+            let ch = Channel::from_name(name)
+                .ok_or_else(|| bad(&f2, &cat(&["names ", clip(name), ", which is not a channel of this module"])))?;
+            if alias.is_empty() || alias.len() > 64 {
+                return Err(bad(&f2, "must be an alias of 1 to 64 characters"));
             }
+            if Channel::from_name(alias).is_some() {
+                return Err(bad(&f2, "would rename a channel of this module"));
+            }
+            self.channel_aliases.retain(|(a, _)| a != alias);
+            self.channel_aliases.push((alias.clone(), ch));
         }
         Ok(())
     }
@@ -344,40 +388,28 @@ impl Profile {
 
     /// The profile as JavaScript sees it (`defaultProfile()`).
     pub fn to_json(&self) -> Json {
-        let s = |v: &String| Json::Str(v.clone());
-        let w1 = &self.wallet1;
-        let w2 = &self.wallet2;
+        let mut p = self.clone();
+        let group = |p: &mut Profile, name: &str| -> Json {
+            let mut m: Vec<(String, Json)> = Vec::new();
+            for (g, key, _, f, _) in FIELDS {
+                if g == name {
+                    m.push((key.to_string(), Json::Str(p.slot(f).clone())));
+                }
+            }
+            Json::Obj(m)
+        };
+        let mut w1 = group(&mut p, "wallet1");
+        if let Json::Obj(m) = &mut w1 {
+            let codes = self.wallet1.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect();
+            m.push(("resultCodes".to_string(), Json::Obj(codes)));
+        }
+        let w2 = group(&mut p, "wallet2");
+        let card = group(&mut p, "cardnet");
         Json::obj(vec![
-            (
-                "wallet1",
-                Json::obj(vec![
-                    ("scheme", s(&w1.scheme)),
-                    ("bridge", s(&w1.bridge)),
-                    ("readyEvent", s(&w1.ready_event)),
-                    ("uaToken", s(&w1.ua_token)),
-                    ("miniProgramGlobal", s(&w1.mini_program_global)),
-                    ("resultCodes", Json::Obj(w1.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect())),
-                    ("authUrl", s(&w1.auth_url)),
-                    ("tokenUrl", s(&w1.token_url)),
-                    ("tokenMethod", s(&w1.token_method)),
-                ]),
-            ),
-            (
-                "wallet2",
-                Json::obj(vec![
-                    ("bridge", s(&w2.bridge)),
-                    ("readyEvent", s(&w2.ready_event)),
-                    ("payMethod", s(&w2.pay_method)),
-                    ("uaToken", s(&w2.ua_token)),
-                    ("miniProgramGlobal", s(&w2.mini_program_global)),
-                    ("authorizeUrl", s(&w2.authorize_url)),
-                    ("redirectFragment", s(&w2.redirect_fragment)),
-                    ("oauthTokenUrl", s(&w2.oauth_token_url)),
-                    ("sessionUrl", s(&w2.session_url)),
-                ]),
-            ),
-            ("cardnet", Json::obj(vec![("authUrl", s(&self.cardnet.auth_url))])),
-            ("mobileTokens", Json::Arr(self.mobile_tokens.iter().map(s).collect())),
+            ("wallet1", w1),
+            ("wallet2", w2),
+            ("cardnet", card),
+            ("mobileTokens", Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect())),
             ("channelAliases", Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect())),
         ])
     }
