@@ -6,6 +6,7 @@
 //! through `globalThis` only ([`env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 
+pub mod auth;
 pub mod bridge;
 pub mod convert;
 pub mod env;
@@ -13,3 +14,4 @@ pub mod error;
 pub mod exports;
 pub mod pay;
 pub mod task;
+pub mod transport;
