@@ -7,6 +7,7 @@
 //! Node and mini-program runtimes, where there is no `window`.
 
 pub mod auth;
+pub mod auth_tools;
 pub mod bridge;
 pub mod convert;
 pub mod env;
