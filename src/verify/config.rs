@@ -1,9 +1,10 @@
 //! The settings of an authentication client that the core needs (`AuthClient`
 //! options of `API.md`, less the hooks, the base URL and the transport, which
-//! the edge keeps).
+//! the edge keeps), and the check of that base URL.
 
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::prelude::*;
+use crate::safe_url::check_shape;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
@@ -62,6 +63,37 @@ impl Config {
     }
 }
 
+/// Checks `baseUrl`: an absolute `http` or `https` URL with a plain host
+/// (the strict shape of [`crate::safe_url`]: no user info, whitespace,
+/// control characters or backslashes) and no query or fragment, since the
+/// client appends `/api/v1/...` to it. Returns it without trailing slashes;
+/// `invalid_options` naming `baseUrl` otherwise. Plain `http` is accepted
+/// for any host, as the service's joint-debugging address may be one.
+pub fn check_base_url(url: &str) -> Result<String, PayError> {
+    let bad = |why: &str| {
+        PayError::field(
+            Code::InvalidOptions,
+            "baseUrl",
+            cat(&["baseUrl must be an absolute http(s) URL such as https://auth.example.com (", why, ")"]),
+        )
+    };
+    let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
+    let rest = if lower.starts_with("https://") {
+        &url[8..]
+    } else if lower.starts_with("http://") {
+        &url[7..]
+    } else {
+        return Err(bad("it does not begin with http:// or https://"));
+    };
+    // The shape rules do not depend on the scheme; https is given so that
+    // the loopback rule for http does not apply.
+    check_shape(&cat(&["https://", rest]), false).map_err(bad)?;
+    if url.contains(['?', '#']) {
+        return Err(bad("it has a query or fragment, and the client appends /api/v1/... to it"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +127,34 @@ mod tests {
         assert_eq!(field(Config::new(TOKEN, "t", 11, 0)), "retry.attempts");
         assert_eq!(field(Config::new(TOKEN, "t", 1, 60_001)), "retry.baseDelayMs");
         assert!(Config::new(TOKEN, "t", 1, 0).is_ok());
+    }
+
+    #[test]
+    fn base_urls() {
+        assert_eq!(check_base_url("https://auth.example.com").unwrap(), "https://auth.example.com");
+        assert_eq!(check_base_url("http://127.0.0.1:8080/").unwrap(), "http://127.0.0.1:8080");
+        assert_eq!(check_base_url("HTTPS://gw.example.com/auth//").unwrap(), "HTTPS://gw.example.com/auth");
+        assert_eq!(check_base_url("http://test.example.com").unwrap(), "http://test.example.com");
+        for bad in [
+            "",
+            "auth.example.com",
+            "/api",
+            "//auth.example.com",
+            "ftp://auth.example.com",
+            "javascript:alert(1)",
+            "https://",
+            "https://user:pw@auth.example.com",
+            "https://auth.example.com/a b",
+            "https://auth.example.com\\x",
+            "https://auth.example.com?x=1",
+            "https://auth.example.com/#top",
+            "https://auth.example.com:99999",
+            "http://",
+        ] {
+            let e = check_base_url(bad).unwrap_err();
+            assert_eq!(e.code, Code::InvalidOptions, "{bad}");
+            assert_eq!(e.field.as_deref(), Some("baseUrl"), "{bad}");
+            assert!(e.message.starts_with("baseUrl must be an absolute http(s) URL"), "{}", e.message);
+        }
     }
 }

@@ -6,6 +6,8 @@
 //! through `globalThis` only ([`env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 
+pub mod auth;
+pub mod auth_tools;
 pub mod authorize;
 pub mod bridge;
 pub mod convert;
@@ -16,3 +18,4 @@ pub mod exports;
 pub mod local;
 pub mod pay;
 pub mod task;
+pub mod transport;

@@ -1,7 +1,7 @@
 // The synchronous exports, each guarded until the module is loaded. One
 // line an export: the functions themselves are in the wasm.
 import * as bg from "./paybridge_bg.js";
-import { guard } from "./shared.js";
+import { guard, guardClass } from "./shared.js";
 
 export { PayError, __wasmMemoryBytes } from "./shared.js";
 
@@ -20,4 +20,13 @@ export const wallet2OauthTokenRequest = guard("wallet2OauthTokenRequest", bg.wal
 export const wallet2SessionRequest = guard("wallet2SessionRequest", bg.wallet2SessionRequest);
 export const readWallet1Token = guard("readWallet1Token", bg.readWallet1Token);
 export const readWallet2Openid = guard("readWallet2Openid", bg.readWallet2Openid);
+export const AuthClient = guardClass("AuthClient", bg.AuthClient);
+export const NotificationLog = guardClass("NotificationLog", bg.NotificationLog);
+export const validateCardCheck = guard("validateCardCheck", bg.validateCardCheck);
+export const validateNameCheck = guard("validateNameCheck", bg.validateNameCheck);
+export const decodeEnvelope = guard("decodeEnvelope", bg.decodeEnvelope);
+export const parseNotification = guard("parseNotification", bg.parseNotification);
+export const verifyNotification = guard("verifyNotification", bg.verifyNotification);
+export const passesThreshold = guard("passesThreshold", bg.passesThreshold);
+export const signInput = guard("signInput", bg.signInput);
 export const __debugCounts = guard("__debugCounts", bg.__debugCounts);

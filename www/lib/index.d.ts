@@ -365,3 +365,216 @@ export function wallet2SessionRequest(params: { appId: string; secret: string; j
 export function readWallet1Token(answer: object | string): Wallet1Token;
 /** Server only: the `openid` of a wallet2 exchange answer (object or its JSON text). */
 export function readWallet2Openid(answer: object | string): string;
+// ---------------------------------------------------------------- aggregated authentication
+// Shapes produced by src/verify/ (outcome.rs, envelope.rs, notify.rs) and
+// src/web/auth.rs, src/web/auth_tools.rs, src/web/transport.rs.
+
+/** Values of `source_channel`: 0 PC, 1 Android, 2 iOS. */
+export type SourceChannel = "0" | "1" | "2";
+
+/** Fields of a `cardcheck` (bank-card verification). Every value is text. */
+export interface CardCheckFields {
+  full_name: string;
+  /** The bank-card number: 12 to 19 digits passing the Luhn check. */
+  acct_no: string;
+  /** 18 characters (GB 11643 check digit); needed for three and four factors. */
+  id_number?: string;
+  /** 11 digits; needs `id_number` (four factors). */
+  mobile_no?: string;
+  source_channel: SourceChannel;
+  /** E corporate; P personal. */
+  acct_type?: "E" | "P";
+  /** D debit; C credit; P passbook; V virtual account; Y prepaid; Z combined. */
+  card_type?: "D" | "C" | "P" | "V" | "Y" | "Z";
+  /** mmyy; required for a credit card. */
+  valid_date?: string;
+  /** Required for a credit card. */
+  cvv2?: string;
+  bank_identity?: string;
+  imei?: string;
+  /** Where the asynchronous result is POSTed (http:// or https://). */
+  mer_bg_url?: string;
+  authorization_info?: string;
+  /** Generated when absent (and always in the outcome). */
+  order_id?: string;
+  /** YYYYMMDD; generated when absent. */
+  order_date?: string;
+  /** Other parameters are sent as they are. */
+  [field: string]: string | null | undefined;
+}
+
+/** Fields of a `namecheck` (ID-card verification). */
+export interface NameCheckFields {
+  full_name: string;
+  id_number: string;
+  source_channel: SourceChannel;
+  imei?: string;
+  authorization_info?: string;
+  order_id?: string;
+  order_date?: string;
+  [field: string]: string | null | undefined;
+}
+
+/** What `checkResult` and `awaitResult` ask for; an outcome is one too. */
+export type CheckResultRef =
+  | { seqId: string; orderId?: string; orderDate?: string }
+  | { orderId: string; orderDate?: string; seqId?: "" | null };
+
+export type VerifyState = "consistent" | "inconsistent" | "exception" | "pending" | "not_found" | "failed" | "call_failed";
+
+export interface FileItem {
+  file_id: string;
+  /** 00 portrait photo; 01 ID-card front; 02 ID-card back. */
+  file_type: string;
+  file_source: string;
+}
+
+export interface FaceIdentifyItem {
+  personId: string;
+  fileId: string;
+  personName: string;
+  score: string;
+}
+
+/** Every field of a result-query answer or a notification, as it came. */
+export interface VerifyRecord {
+  return_code?: string;
+  return_message?: string;
+  resp_code?: string;
+  resp_info?: string;
+  seq_id?: string;
+  order_id?: string;
+  order_date?: string;
+  service_date?: string;
+  mp_ssim?: string;
+  full_name?: string;
+  id_number?: string;
+  file_list?: FileItem[];
+  face_identify_list?: FaceIdentifyItem[];
+  authorization_info?: string;
+  [field: string]: unknown;
+}
+
+export interface VerifyOutcome {
+  state: VerifyState;
+  returnCode: string;
+  returnMessage?: string;
+  respCode?: string;
+  respInfo?: string;
+  seqId?: string;
+  orderId: string;
+  /** YYYYMMDD; empty only for a notification that carries none. */
+  orderDate: string;
+  /** `mp_ssim`, when present and within 0-100. */
+  score?: number;
+  /** Every field of a checkresult answer or a notification. */
+  record?: VerifyRecord;
+}
+
+export interface TransportRequest {
+  method: "GET" | "POST";
+  url: string;
+  /** Lowercase names: `env`, and `content-type` for POST. */
+  headers: Record<string, string>;
+  /** The form-encoded parameters of a POST. */
+  body?: string;
+  /** The client's `timeoutMs`, for request APIs that take their own. */
+  timeoutMs: number;
+}
+
+export interface TransportAnswer {
+  status: number;
+  /** The answer's text (an object already decoded from JSON is accepted too). */
+  body: string | Record<string, unknown>;
+}
+
+export interface AuthClientOptions {
+  /** Requests go to `baseUrl + "/api/v1/..."`: an absolute http(s) URL without query or fragment. */
+  baseUrl: string;
+  /** The 40-character `app_token`. */
+  appToken: string;
+  /** Sent as the `env` header. */
+  env: string;
+  /** Signs every parameter but `sign` (the sandbox: HMAC-SHA256 hex of `signInput(params)`). */
+  sign: (params: Record<string, string>) => string | Promise<string>;
+  /** Checks an answer's `signature` over its `data` text; without it answers are not checked. */
+  verify?: (data: string, signature: string) => boolean | Promise<boolean>;
+  /** Sends one request; default: `fetch`. A throw or rejection counts as no answer. */
+  transport?: (req: TransportRequest) => Promise<TransportAnswer>;
+  /** Sends in all after 90105 (default 3, 1-10) and the first back-off (default 500 ms, doubling). */
+  retry?: { attempts?: number; baseDelayMs?: number };
+  /** How long one request may take before it counts as no answer (default 15000). */
+  timeoutMs?: number;
+}
+
+export interface AwaitResultOptions {
+  /** The first interval between queries (default 1000 ms, then doubling up to 30 s). */
+  intervalMs?: number;
+  /** Total waiting after which a still pending outcome is returned (default 60000). */
+  timeoutMs?: number;
+}
+
+/** The aggregated authentication client. Methods reject with PayError, never throw. */
+export declare class AuthClient {
+  constructor(options: AuthClientOptions);
+  /** POST /api/v1/trade/cardcheck, form-encoded. */
+  cardCheck(fields: CardCheckFields): Promise<VerifyOutcome>;
+  /** POST /api/v1/trade/namecheck. */
+  nameCheck(fields: NameCheckFields): Promise<VerifyOutcome>;
+  /** One GET /api/v1/checkresult, by `seqId` or by the original `orderId`. */
+  checkResult(ref: CheckResultRef | VerifyOutcome): Promise<VerifyOutcome>;
+  /** Queries until the outcome is no longer `pending` or `timeoutMs` has passed. */
+  awaitResult(ref: CheckResultRef | VerifyOutcome, options?: AwaitResultOptions): Promise<VerifyOutcome>;
+  /** Releases the client's wasm memory at once (otherwise done when it is collected). */
+  free(): void;
+}
+
+export interface FieldProblem extends Problem {
+  /** `required`, `type`, `length`, `format`, `check_digit`, `luhn`, `enum`, `factors`, `reserved`. */
+  code: string;
+}
+
+/** The service's answer, decoded. */
+export interface Envelope {
+  returnCode: string;
+  /** The `data` object (or the whole body of the unenveloped failure sample). */
+  data: VerifyRecord;
+  /** The text `signature` signs: `data` exactly as it came. */
+  dataText: string;
+  signature?: string;
+}
+
+/** A decoded notification whose `sign` is still to be checked over `signInput`. */
+export interface Notification {
+  outcome: VerifyOutcome;
+  sign: string;
+  signInput: string;
+}
+
+/** Remembers recent `seq_id`s (oldest forgotten first) to act on each notification once. */
+export declare class NotificationLog {
+  /** @param capacity how many `seq_id`s to remember (default 1024, at most 100000). */
+  constructor(capacity?: number);
+  /** `"first"` the first time a `seq_id` is shown (now remembered), `"duplicate"` after. */
+  seen(seqId: string): "first" | "duplicate";
+  /** Forgets a `seq_id` so that a redelivery is handled again; true when it was remembered. */
+  forget(seqId: string): boolean;
+  readonly size: number;
+  free(): void;
+}
+
+export function validateCardCheck(fields: Partial<CardCheckFields> | Record<string, unknown>): FieldProblem[];
+export function validateNameCheck(fields: Partial<NameCheckFields> | Record<string, unknown>): FieldProblem[];
+/** Decodes an answer's text; PayError `invalid_response` when it is not one. */
+export function decodeEnvelope(body: string, status?: number): Envelope;
+/** Form-encoded text, JSON text or an object (as a server framework decoded it). */
+export function parseNotification(body: string | Record<string, unknown>): Notification;
+/** Parses, asks `verify(signInput, sign)`, resolves with the outcome or rejects `bad_signature`. */
+export function verifyNotification(
+  body: string | Record<string, unknown>,
+  verify: (signInput: string, sign: string) => boolean | Promise<boolean>,
+): Promise<VerifyOutcome>;
+/** True when `score` is greater than `threshold` (default 60); a missing score does not pass. */
+export function passesThreshold(score: number | string | undefined | null, threshold?: number): boolean;
+/** The sandbox's canonical sign string: parameters but `sign` with values, sorted, `name=value` joined by `&`. */
+export function signInput(params: Record<string, string | null | undefined>): string;

@@ -35,6 +35,20 @@ export function guard(name, fn) {
   };
 }
 
+/**
+ * `cls` (a class of the wasm), whose construction throws PayError
+ * `not_ready` until the module is loaded. A Proxy keeps `instanceof`,
+ * statics and the prototype of the class itself.
+ */
+export function guardClass(name, cls) {
+  return new Proxy(cls, {
+    construct(target, args, newTarget) {
+      if (instanceExports === null) throw new PayError(`new ${name}() was called before ready() resolved`, "not_ready");
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+}
+
 /** Bytes of the module's linear memory (0 before loading): for leak tests. */
 export function __wasmMemoryBytes() {
   return instanceExports ? instanceExports.memory.buffer.byteLength : 0;

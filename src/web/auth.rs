@@ -1,0 +1,260 @@
+//! `AuthClient`: the aggregated authentication client of `API.md`.
+//!
+//! The constructor checks every option at once (throwing `invalid_options`
+//! naming the option); each method decodes its argument and drives one
+//! [`Call`] of the core, doing what each [`Step`] asks: the caller's `sign`
+//! hook, the transport ([`super::transport`]), the `verify` hook, a sleep.
+//! Methods never throw: every problem rejects their promise.
+
+use super::convert::{from_js, set, to_js};
+use super::env;
+use super::error::{from_thrown, to_js as err, to_js_with_cause};
+use super::pay::sleep;
+use super::task::{promise, settle};
+use super::transport::{Failure, Transport};
+use crate::error::{cat, u64_str, Code, PayError};
+use crate::json::Json;
+use crate::prelude::*;
+use crate::verify::config::check_base_url;
+use crate::verify::{Call, Config, Event, Operation, Step, Wait};
+use alloc::rc::Rc;
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The default of `timeoutMs`: how long one request may take.
+pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 15_000;
+/// The longest wait a timer can hold (`setTimeout` takes a 32-bit signed
+/// count of milliseconds).
+pub const MAX_TIMER_MS: u32 = i32::MAX as u32;
+
+struct Inner {
+    config: Config,
+    sign: Function,
+    verify: Option<Function>,
+    transport: Transport,
+}
+
+/// `new AuthClient({ baseUrl, appToken, env, sign, verify?, transport?, retry?, timeoutMs? })`.
+#[wasm_bindgen(skip_typescript)]
+pub struct AuthClient {
+    inner: Rc<Inner>,
+}
+
+fn bad_option(field: &str, message: &str) -> PayError {
+    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", message]))
+}
+
+/// An optional whole number from `min` to `max` under `field` (`undefined`
+/// is `None`); `invalid_options` naming `field` otherwise.
+pub fn whole(v: &JsValue, field: &str, min: u32, max: u32) -> Result<Option<u32>, PayError> {
+    if v.is_undefined() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if crate::json::whole(n).is_some_and(|w| w >= min as u64 && w <= max as u64) => Ok(Some(n as u32)),
+        _ => Err(bad_option(field, &cat(&["must be a whole number from ", &u64_str(min as u64), " to ", &u64_str(max as u64)]))),
+    }
+}
+
+/// An optional function under `field` (`undefined` and `null` are `None`).
+fn hook(options: &JsValue, field: &str) -> Result<Option<Function>, PayError> {
+    let v = env::get(options, field);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<Function>().map(Some).map_err(|_| bad_option(field, "must be a function"))
+}
+
+fn text_option(options: &JsValue, field: &str, what: &str) -> Result<String, PayError> {
+    env::get(options, field).as_string().ok_or_else(|| bad_option(field, &cat(&["must be a string (", what, ")"])))
+}
+
+fn read_options(options: &JsValue) -> Result<Inner, PayError> {
+    if !env::is_object(options) || options.is_function() {
+        return Err(PayError::field(
+            Code::InvalidOptions,
+            "options",
+            "options must be an object: new AuthClient({ baseUrl, appToken, env, sign })",
+        ));
+    }
+    let base_url = check_base_url(&text_option(options, "baseUrl", "the service's address, such as https://auth.example.com")?)?;
+    let app_token = text_option(options, "appToken", "the 40-character app_token the authentication system assigned")?;
+    let env_name = text_option(options, "env", "the value of the env header")?;
+    let sign = hook(options, "sign")?
+        .ok_or_else(|| bad_option("sign", "is required: a function (params) => signature, or a Promise of it, that signs each request"))?;
+    let verify = hook(options, "verify")?;
+    let custom = hook(options, "transport")?;
+    let retry = env::get(options, "retry");
+    let (attempts, base_delay_ms) = if retry.is_undefined() || retry.is_null() {
+        (None, None)
+    } else if env::is_object(&retry) && !retry.is_function() {
+        (
+            whole(&env::get(&retry, "attempts"), "retry.attempts", 1, Config::MAX_ATTEMPTS)?,
+            whole(&env::get(&retry, "baseDelayMs"), "retry.baseDelayMs", 0, Config::MAX_BASE_DELAY_MS)?,
+        )
+    } else {
+        return Err(bad_option("retry", "must be an object { attempts?, baseDelayMs? }"));
+    };
+    let timeout_ms = whole(&env::get(options, "timeoutMs"), "timeoutMs", 1, MAX_TIMER_MS)?.unwrap_or(DEFAULT_REQUEST_TIMEOUT_MS);
+    let config = Config::new(
+        &app_token,
+        &env_name,
+        attempts.unwrap_or(Config::DEFAULT_ATTEMPTS),
+        base_delay_ms.unwrap_or(Config::DEFAULT_BASE_DELAY_MS),
+    )?;
+    Ok(Inner { config, sign, verify, transport: Transport { base_url, custom, timeout_ms } })
+}
+
+#[wasm_bindgen(js_class = AuthClient)]
+impl AuthClient {
+    #[wasm_bindgen(constructor, skip_typescript)]
+    pub fn new(options: JsValue) -> Result<AuthClient, JsValue> {
+        read_options(&options).map(|inner| AuthClient { inner: Rc::new(inner) }).map_err(|e| err(&e))
+    }
+
+    /// `cardCheck(fields) -> Promise<VerifyOutcome>`: POST /api/v1/trade/cardcheck.
+    #[wasm_bindgen(js_name = cardCheck, skip_typescript)]
+    pub fn card_check(&self, fields: JsValue) -> Promise {
+        self.start(Operation::CardCheck, from_js(&fields, Code::InvalidRequest, "fields"))
+    }
+
+    /// `nameCheck(fields) -> Promise<VerifyOutcome>`: POST /api/v1/trade/namecheck.
+    #[wasm_bindgen(js_name = nameCheck, skip_typescript)]
+    pub fn name_check(&self, fields: JsValue) -> Promise {
+        self.start(Operation::NameCheck, from_js(&fields, Code::InvalidRequest, "fields"))
+    }
+
+    /// `checkResult({ seqId } | { orderId, orderDate? }) -> Promise<VerifyOutcome>`:
+    /// one GET /api/v1/checkresult.
+    #[wasm_bindgen(js_name = checkResult, skip_typescript)]
+    pub fn check_result(&self, query: JsValue) -> Promise {
+        self.start(Operation::CheckResult, from_js(&query, Code::InvalidRequest, "query"))
+    }
+
+    /// `awaitResult(ref, { intervalMs?, timeoutMs? }?) -> Promise<VerifyOutcome>`:
+    /// queries until the result is no longer pending or the time is up.
+    #[wasm_bindgen(js_name = awaitResult, skip_typescript)]
+    pub fn await_result(&self, query: JsValue, options: JsValue) -> Promise {
+        match wait_options(&options) {
+            Ok(wait) => self.start(Operation::AwaitResult(wait), from_js(&query, Code::InvalidRequest, "query")),
+            Err(e) => Promise::reject(&err(&e)),
+        }
+    }
+}
+
+fn wait_options(options: &JsValue) -> Result<Wait, PayError> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(Wait::default());
+    }
+    if !env::is_object(options) || options.is_function() {
+        return Err(bad_option("options", "of awaitResult must be an object { intervalMs?, timeoutMs? }"));
+    }
+    let interval = whole(&env::get(options, "intervalMs"), "intervalMs", 1, MAX_TIMER_MS)?;
+    let timeout = whole(&env::get(options, "timeoutMs"), "timeoutMs", 0, MAX_TIMER_MS)?;
+    Wait::new(interval.unwrap_or(Wait::DEFAULT_INTERVAL_MS), timeout.unwrap_or(Wait::DEFAULT_TIMEOUT_MS))
+}
+
+impl AuthClient {
+    fn start(&self, op: Operation, fields: Result<Json, PayError>) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move {
+            let fields = fields.map_err(|e| err(&e))?;
+            drive(&inner, op, fields).await
+        })
+    }
+}
+
+/// Runs one call to its end.
+async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, JsValue> {
+    let random = env::random16().unwrap_or_else(weak_random);
+    let mut call = Call::new(&inner.config, op, fields, inner.verify.is_some(), env::wall_ms(), random);
+    let mut event = Event::Start;
+    let mut last_failure: Option<Failure> = None;
+    loop {
+        event = match call.next(event) {
+            Step::NeedSign(params) => {
+                inner.transport.available().map_err(|e| err(&e))?;
+                Event::Signed(call_sign(&inner.sign, &params).await?)
+            }
+            Step::Send(request) => {
+                let (event, failure) = inner.transport.send(&request).await.map_err(|e| err(&e))?;
+                if failure.is_some() {
+                    last_failure = failure;
+                }
+                event
+            }
+            Step::NeedVerify { data, signature } => match &inner.verify {
+                Some(f) => Event::Verified(call_verify(f, &data, &signature).await?),
+                None => Event::Verified(false),
+            },
+            Step::Sleep(ms) => {
+                sleep(ms.min(MAX_TIMER_MS)).await;
+                Event::Slept
+            }
+            Step::Done(Ok(outcome)) => return Ok(to_js(&outcome.to_json())),
+            Step::Done(Err(mut e)) => {
+                // A call that ran out of tries says what the last one met.
+                if let (Code::Transport, Some(f)) = (e.code, last_failure) {
+                    e.message = cat(&[&e.message, " (last: ", &f.message, ")"]);
+                    return Err(to_js_with_cause(&e, &f.cause));
+                }
+                return Err(err(&e));
+            }
+        };
+    }
+}
+
+/// `params` as a plain object of strings.
+pub fn params_object(params: &[(String, String)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in params {
+        set(&o, k, &JsValue::from_str(v));
+    }
+    o.into()
+}
+
+/// The value of a hook's answer, awaited when it is a promise.
+async fn hook_answer(f: &Function, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+    let called = match args {
+        [a] => f.call1(&JsValue::UNDEFINED, a),
+        [a, b] => f.call2(&JsValue::UNDEFINED, a, b),
+        _ => f.call0(&JsValue::UNDEFINED),
+    };
+    let returned = called.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook threw"]), &t))?;
+    settle(&Promise::resolve(&returned))
+        .await
+        .map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook's promise rejected"]), &t))
+}
+
+fn type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        return "null".into();
+    }
+    v.js_typeof().as_string().unwrap_or_default()
+}
+
+/// Calls `sign(params)`: the signature, as a string.
+async fn call_sign(sign: &Function, params: &[(String, String)]) -> Result<String, JsValue> {
+    let v = hook_answer(sign, "sign", &[params_object(params)]).await?;
+    v.as_string().ok_or_else(|| {
+        err(&bad_option("sign", &cat(&["must return the signature as a string (or a Promise of one), not ", &type_name(&v)])))
+    })
+}
+
+/// Calls `verify(data, signature)`: true or false.
+pub async fn call_verify(verify: &Function, data: &str, signature: &str) -> Result<bool, JsValue> {
+    let v = hook_answer(verify, "verify", &[JsValue::from_str(data), JsValue::from_str(signature)]).await?;
+    v.as_bool().ok_or_else(|| err(&bad_option("verify", &cat(&["must return true or false (or a Promise of it), not ", &type_name(&v)]))))
+}
+
+/// Random bytes where the runtime has no `crypto.getRandomValues`: only the
+/// uniqueness of a generated `order_id` rests on them, which its time stamp
+/// to the millisecond already carries most of.
+fn weak_random() -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for b in out.iter_mut() {
+        *b = (js_sys::Math::random() * 256.0) as u8;
+    }
+    out
+}
