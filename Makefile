@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 BIN := tests/node_modules/.bin
-WASM := target/wasm32-unknown-unknown/release/paybridge.wasm
+WASM ?= $(or $(CARGO_TARGET_DIR),target)/wasm32-unknown-unknown/release/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
   --enable-nontrapping-float-to-int --enable-multivalue --enable-mutable-globals
 PORT ?= 8080
@@ -19,15 +19,23 @@ setup:
 setup-browser:
 	@.ci/setup browser
 
-## The npm package in pkg/: one .wasm, wasm-bindgen's bundler glue, and the
-## entries of www/lib (browser, Node, mini-program).
+## The npm package in pkg/: two modules built from the crate (the payment
+## module, and the full module with the authorization and verification
+## exports), wasm-bindgen's bundler glue for each, and the entries of
+## www/lib (browser, Node, mini-program).
 pkg: setup
 	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime
-	rm -rf target/bindgen && wasm-bindgen --target bundler --no-typescript --out-dir target/bindgen $(WASM)
+	mkdir -p target/bindgen && cp $(WASM) target/bindgen/pay.wasm
+	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime,web-extra
+	cp $(WASM) target/bindgen/full.wasm
+	wasm-bindgen --target bundler --no-typescript --out-dir target/bindgen --out-name paybridge target/bindgen/pay.wasm
+	wasm-bindgen --target bundler --no-typescript --out-dir target/bindgen --out-name paybridge_full target/bindgen/full.wasm
 	rm -rf pkg && mkdir -p pkg
-	$(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers \
-	  target/bindgen/paybridge_bg.wasm -o pkg/paybridge_bg.wasm
-	cp target/bindgen/paybridge_bg.js pkg/
+	for m in paybridge paybridge_full; do \
+	  $(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers \
+	    target/bindgen/$${m}_bg.wasm -o pkg/$${m}_bg.wasm; \
+	  cp target/bindgen/$${m}_bg.js pkg/; \
+	done
 	cp www/lib/index.js www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/package.json www/lib/README.md pkg/
 	ln -sfn ../../pkg tests/node_modules/paybridge
@@ -38,6 +46,7 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features sandbox -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra -- -D warnings
 
 test-host:
 	cargo test --features sandbox

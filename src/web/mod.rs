@@ -5,9 +5,16 @@
 //! class in one function ([`error::to_js`]). Platform objects are reached
 //! through `globalThis` only ([`env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
+//!
+//! The authorization and verification exports are compiled only with the
+//! `web-extra` feature: the package ships them in a second module, so that
+//! a page that only pays downloads only the payment module.
 
+#[cfg(feature = "web-extra")]
 pub mod auth;
+#[cfg(feature = "web-extra")]
 pub mod auth_tools;
+#[cfg(feature = "web-extra")]
 pub mod authorize;
 pub mod bridge;
 pub mod convert;
@@ -18,4 +25,5 @@ pub mod exports;
 pub mod local;
 pub mod pay;
 pub mod task;
+#[cfg(feature = "web-extra")]
 pub mod transport;

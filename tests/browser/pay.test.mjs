@@ -466,3 +466,35 @@ test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_
   }
   assert.deepEqual(out, ["wallet1_trade_pay", "wallet1_trade_pay", "wallet1_trade_pay", "not_ready"]);
 });
+
+test("pay() downloads only the payment module; ready() adds the full one", async () => {
+  const page = await browser.newPage();
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto(`${server.url}/tests/browser/pages/blank.html`);
+  const r = await page.evaluate(async () => {
+    const mod = await import("/pkg/index.js");
+    window.Wallet1JSBridge = { call: (n, p, cb) => cb({ resultCode: "9000" }) };
+    const paid = (await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } })).status;
+    let before;
+    try { mod.wallet1AuthUrl({ appId: "a1", redirectUri: "https://m.example/cb", scopes: ["auth_base"], state: "state-0123456789" }); } catch (e) { before = e.code; }
+    let classBefore;
+    try { new mod.AuthClient({}); } catch (e) { classBefore = e.code; }
+    const planned = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+    const during = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
+    await mod.ready();
+    const url = mod.wallet1AuthUrl({ appId: "a1", redirectUri: "https://m.example/cb", scopes: ["auth_base"], state: "state-0123456789" });
+    const client = new mod.AuthClient({ baseUrl: "https://auth.example", appToken: "a".repeat(40), env: "test", sign: () => "s" });
+    return { paid, before, classBefore, planned, during, url, isClient: client instanceof mod.AuthClient };
+  });
+  assert.equal(r.paid, "succeeded");
+  assert.equal(r.before, "not_ready");
+  assert.equal(r.classBefore, "not_ready");
+  assert.equal(r.planned, "wallet1_trade_pay");
+  assert.ok(r.during.includes("/pkg/paybridge_bg.wasm"));
+  assert.ok(!r.during.some((p) => p.includes("paybridge_full")), `pay() fetched ${r.during}`);
+  assert.ok(r.url.includes("app_id=a1"));
+  assert.ok(r.isClient);
+  assert.ok(fetched.includes("/pkg/paybridge_full_bg.wasm"));
+  await page.close();
+});

@@ -13,6 +13,11 @@ export function sizes() {
   const out = {
     browser: { wasm, glue, shim, total: wasm + glue + shim },
   };
+  // The full module, which ready() loads beside the payment module (the
+  // authorization and verification exports).
+  const fullWasm = gz("paybridge_full_bg.wasm");
+  const fullGlue = gz("paybridge_full_bg.js");
+  if (fullWasm !== null) out.full = { wasm: fullWasm, glue: fullGlue, total: fullWasm + fullGlue };
   const mp = gz("miniprogram.mjs");
   if (mp !== null) out.miniprogram = { wasm, bundle: mp, total: wasm + mp };
   const js = gz("paybridge.wasm.js");
@@ -27,7 +32,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const kb = (n) => (n / 1000).toFixed(1).padStart(6) + " KB";
     console.log("gzip -9 sizes (1 KB = 1000 bytes)");
-    console.log(`browser entry   wasm ${kb(s.browser.wasm)}  glue ${kb(s.browser.glue)}  shim ${kb(s.browser.shim)}  total ${kb(s.browser.total)}`);
+    console.log(`browser, pay()  wasm ${kb(s.browser.wasm)}  glue ${kb(s.browser.glue)}  shim ${kb(s.browser.shim)}  total ${kb(s.browser.total)}`);
+    if (s.full) console.log(`full module     wasm ${kb(s.full.wasm)}  glue ${kb(s.full.glue)}                  total ${kb(s.full.total)}  (loaded by ready(), not by pay())`);
     if (s.miniprogram) console.log(`mini-program    wasm ${kb(s.miniprogram.wasm)}  bundle ${kb(s.miniprogram.bundle)}  total ${kb(s.miniprogram.total)}`);
     if (s.wasm2js) console.log(`no-WebAssembly  JS build ${kb(s.wasm2js.bundle)}`);
   }

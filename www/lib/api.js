@@ -1,32 +1,32 @@
-// The synchronous exports, each guarded until the module is loaded. One
-// line an export: the functions themselves are in the wasm.
-import * as bg from "./paybridge_bg.js";
+// The synchronous exports, each guarded until its module is loaded, one
+// line an export: the functions themselves are in the wasm. `pay` names the
+// small payment module, `full` the one with authorization and verification.
 import { guard, guardClass } from "./shared.js";
 
 export { PayError, __wasmMemoryBytes } from "./shared.js";
 
-export const planAction = guard("planAction", bg.planAction);
-export const defaultProfile = guard("defaultProfile", bg.defaultProfile);
-export const detectRuntime = guard("detectRuntime", bg.detectRuntime);
-export const waitForBridge = guard("waitForBridge", bg.waitForBridge);
-export const wallet1AuthUrl = guard("wallet1AuthUrl", bg.wallet1AuthUrl);
-export const wallet2AuthUrl = guard("wallet2AuthUrl", bg.wallet2AuthUrl);
-export const cardnetAuthUrl = guard("cardnetAuthUrl", bg.cardnetAuthUrl);
-export const parseAuthCallback = guard("parseAuthCallback", bg.parseAuthCallback);
-export const isUserAuthCodeFresh = guard("isUserAuthCodeFresh", bg.isUserAuthCodeFresh);
-export const newState = guard("newState", bg.newState);
-export const wallet1TokenRequest = guard("wallet1TokenRequest", bg.wallet1TokenRequest);
-export const wallet2OauthTokenRequest = guard("wallet2OauthTokenRequest", bg.wallet2OauthTokenRequest);
-export const wallet2SessionRequest = guard("wallet2SessionRequest", bg.wallet2SessionRequest);
-export const readWallet1Token = guard("readWallet1Token", bg.readWallet1Token);
-export const readWallet2Openid = guard("readWallet2Openid", bg.readWallet2Openid);
-export const AuthClient = guardClass("AuthClient", bg.AuthClient);
-export const NotificationLog = guardClass("NotificationLog", bg.NotificationLog);
-export const validateCardCheck = guard("validateCardCheck", bg.validateCardCheck);
-export const validateNameCheck = guard("validateNameCheck", bg.validateNameCheck);
-export const decodeEnvelope = guard("decodeEnvelope", bg.decodeEnvelope);
-export const parseNotification = guard("parseNotification", bg.parseNotification);
-export const verifyNotification = guard("verifyNotification", bg.verifyNotification);
-export const passesThreshold = guard("passesThreshold", bg.passesThreshold);
-export const signInput = guard("signInput", bg.signInput);
-export const __debugCounts = guard("__debugCounts", bg.__debugCounts);
+export const planAction = guard("pay", "planAction");
+export const defaultProfile = guard("pay", "defaultProfile");
+export const detectRuntime = guard("pay", "detectRuntime");
+export const waitForBridge = guard("pay", "waitForBridge");
+export const wallet1AuthUrl = guard("full", "wallet1AuthUrl");
+export const wallet2AuthUrl = guard("full", "wallet2AuthUrl");
+export const cardnetAuthUrl = guard("full", "cardnetAuthUrl");
+export const parseAuthCallback = guard("full", "parseAuthCallback");
+export const isUserAuthCodeFresh = guard("full", "isUserAuthCodeFresh");
+export const newState = guard("full", "newState");
+export const wallet1TokenRequest = guard("full", "wallet1TokenRequest");
+export const wallet2OauthTokenRequest = guard("full", "wallet2OauthTokenRequest");
+export const wallet2SessionRequest = guard("full", "wallet2SessionRequest");
+export const readWallet1Token = guard("full", "readWallet1Token");
+export const readWallet2Openid = guard("full", "readWallet2Openid");
+export const AuthClient = guardClass("AuthClient");
+export const NotificationLog = guardClass("NotificationLog");
+export const validateCardCheck = guard("full", "validateCardCheck");
+export const validateNameCheck = guard("full", "validateNameCheck");
+export const decodeEnvelope = guard("full", "decodeEnvelope");
+export const parseNotification = guard("full", "parseNotification");
+export const verifyNotification = guard("full", "verifyNotification");
+export const passesThreshold = guard("full", "passesThreshold");
+export const signInput = guard("full", "signInput");
+export const __debugCounts = guard("pay", "__debugCounts");

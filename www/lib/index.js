@@ -1,16 +1,17 @@
-// paybridge for browsers and bundlers. `ready()` loads the .wasm next to
-// this file (or the one given as `ready({ wasm })`); `pay()` awaits it by
-// itself, other calls throw PayError `not_ready` until it has resolved.
-import * as bg from "./paybridge_bg.js";
-import { PayError, link, isReady } from "./shared.js";
+// paybridge for browsers and bundlers.
+//
+// Two modules: the payment module (`paybridge_bg.wasm`, small: planning,
+// bridges, paying) and the full module (`paybridge_full_bg.wasm`: also the
+// authorization helpers and the authentication client). `pay()` loads only
+// the payment module, so a page that pays downloads only that; `ready()`
+// loads both, after which every synchronous export works.
+import * as payBg from "./paybridge_bg.js";
+import { PayError, link, modules } from "./shared.js";
 
 export * from "./api.js";
 
-let loading = null;
-let loaded = false;
-
-async function instantiate(src) {
-  const imports = { "./paybridge_bg.js": bg };
+async function instantiate(src, bg, name) {
+  const imports = { [name]: bg };
   if (src instanceof WebAssembly.Module) return WebAssembly.instantiate(src, imports);
   if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
     return (await WebAssembly.instantiate(src, imports)).instance;
@@ -28,35 +29,64 @@ async function instantiate(src) {
   return (await WebAssembly.instantiate(bytes, imports)).instance;
 }
 
-/** Loads the WebAssembly once; later calls return the same promise. */
-export function ready(options) {
-  // The generated bindings serve one instance: once linked (by any copy of
-  // this entry), loading again would break them.
-  if (!loading && isReady()) loading = Promise.resolve();
-  if (!loading) {
-    const src = options?.wasm ?? new URL("./paybridge_bg.wasm", import.meta.url);
-    loading = instantiate(src).then(
+function failed(e) {
+  return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e}`, "not_ready", "wasm", undefined, e);
+}
+
+let payLoading = null;
+let fullLoading = null;
+
+// The generated bindings serve one instance each: once a module is linked
+// (by any copy of this entry), it is never loaded again.
+function loadPay(src) {
+  if (!payLoading && modules.pay) payLoading = Promise.resolve();
+  if (!payLoading) {
+    payLoading = instantiate(src ?? new URL("./paybridge_bg.wasm", import.meta.url), payBg, "./paybridge_bg.js").then(
       (instance) => {
-        link(bg, instance.exports);
-        loaded = true;
+        if (!modules.pay) modules.pay = link(payBg, instance.exports);
       },
       (e) => {
-        loading = null;
-        throw new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e}`, "not_ready", "wasm", undefined, e);
+        payLoading = null;
+        throw failed(e);
       },
     );
   }
-  return loading;
+  return payLoading;
 }
 
-/** Plans, waits, performs and reports a payment. */
+function loadFull(src) {
+  if (!fullLoading && modules.full) fullLoading = Promise.resolve();
+  if (!fullLoading) {
+    fullLoading = import("./paybridge_full_bg.js")
+      .then(async (fullBg) => {
+        const instance = await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), fullBg, "./paybridge_full_bg.js");
+        if (!modules.full) modules.full = link(fullBg, instance.exports);
+      })
+      .catch((e) => {
+        fullLoading = null;
+        throw e instanceof PayError ? e : failed(e);
+      });
+  }
+  return fullLoading;
+}
+
+/**
+ * Loads both modules once; later calls return the same promise.
+ * `options.wasm` (URL, bytes or WebAssembly.Module) replaces the payment
+ * module's location, `options.wasmFull` the full module's.
+ */
+export function ready(options) {
+  return Promise.all([loadPay(options?.wasm), loadFull(options?.wasmFull)]).then(() => undefined);
+}
+
+/** Plans, waits, performs and reports a payment (loads the payment module only). */
 export async function pay(payment, options) {
-  await ready();
-  return bg.pay(payment, options);
+  await loadPay();
+  return modules.pay.bg.pay(payment, options);
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */
 export async function cardnetPay(callback, options) {
-  await ready();
-  return bg.cardnetPay(callback, options);
+  await loadFull();
+  return modules.full.bg.cardnetPay(callback, options);
 }

@@ -1,12 +1,15 @@
-// paybridge for Node: the module is ready as soon as it is imported.
+// paybridge for Node: the full module, ready as soon as it is imported.
 import { readFileSync } from "node:fs";
-import * as bg from "./paybridge_bg.js";
-import { PayError, link } from "./shared.js";
+import * as fullBg from "./paybridge_full_bg.js";
+import { link, modules } from "./shared.js";
 
 export * from "./api.js";
 
-const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_bg.wasm", import.meta.url)));
-link(bg, new WebAssembly.Instance(module, { "./paybridge_bg.js": bg }).exports);
+if (!modules.full) {
+  const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_full_bg.wasm", import.meta.url)));
+  modules.full = link(fullBg, new WebAssembly.Instance(module, { "./paybridge_full_bg.js": fullBg }).exports);
+  modules.pay = modules.full;
+}
 
 /** Already loaded in Node; kept for the same code on every platform. */
 export function ready() {
@@ -14,9 +17,9 @@ export function ready() {
 }
 
 export async function pay(payment, options) {
-  return bg.pay(payment, options);
+  return fullBg.pay(payment, options);
 }
 
 export async function cardnetPay(callback, options) {
-  return bg.cardnetPay(callback, options);
+  return fullBg.cardnetPay(callback, options);
 }

@@ -1,6 +1,7 @@
-// Shared by every entry of the package: the PayError class, the load state,
-// and the glue between wasm-bindgen's generated bindings and an instance.
-// The decisions (planning, waiting, calling, mapping) are all in the wasm.
+// Shared by every entry of the package: the PayError class, the loaded
+// modules, and the glue between wasm-bindgen's generated bindings and an
+// instance. The decisions (planning, waiting, calling, mapping) are all in
+// the wasm.
 
 /** Every failure of the module: `code`, a message naming the field, `field`. */
 export class PayError extends Error {
@@ -13,43 +14,48 @@ export class PayError extends Error {
   }
 }
 
-let instanceExports = null;
+/**
+ * The loaded modules, each `{ bg, exports }`: `pay` serves payments (the
+ * small module a paying page downloads), `full` everything else
+ * (authorization and verification). In Node both are the full module.
+ */
+export const modules = { pay: null, full: null };
 
-/** Hands a wasm instance to the generated bindings and starts it. */
+/** Hands a wasm instance to its generated bindings and starts it. */
 export function link(bg, exports) {
   bg.__wbg_set_wasm(exports);
   if (typeof exports.__wbindgen_start === "function") exports.__wbindgen_start();
   bg.__setErrorClass(PayError);
-  instanceExports = exports;
+  return { bg, exports };
 }
 
-export function isReady() {
-  return instanceExports !== null;
+function notReady(name) {
+  return new PayError(`${name}() was called before ready() resolved`, "not_ready");
 }
 
-/** `fn`, throwing PayError `not_ready` until the module is loaded. */
-export function guard(name, fn) {
+/** The export `name` of module `which`, throwing `not_ready` until it is loaded. */
+export function guard(which, name) {
   return (...args) => {
-    if (instanceExports === null) throw new PayError(`${name}() was called before ready() resolved`, "not_ready");
-    return fn(...args);
+    const m = modules[which];
+    if (m === null) throw notReady(name);
+    return m.bg[name](...args);
   };
 }
 
-/**
- * `cls` (a class of the wasm), whose construction throws PayError
- * `not_ready` until the module is loaded. A Proxy keeps `instanceof`,
- * statics and the prototype of the class itself.
- */
-export function guardClass(name, cls) {
-  return new Proxy(cls, {
-    construct(target, args, newTarget) {
-      if (instanceExports === null) throw new PayError(`new ${name}() was called before ready() resolved`, "not_ready");
-      return Reflect.construct(target, args, newTarget);
-    },
-  });
+/** The class `name` of the full module: `new` throws `not_ready` until it is loaded. */
+export function guardClass(name) {
+  const Guarded = function (...args) {
+    const m = modules.full;
+    if (m === null) throw notReady(`new ${name}`);
+    return Reflect.construct(m.bg[name], args);
+  };
+  Object.defineProperty(Guarded, "name", { value: name });
+  Object.defineProperty(Guarded, Symbol.hasInstance, { value: (x) => modules.full !== null && x instanceof modules.full.bg[name] });
+  return Guarded;
 }
 
-/** Bytes of the module's linear memory (0 before loading): for leak tests. */
-export function __wasmMemoryBytes() {
-  return instanceExports ? instanceExports.memory.buffer.byteLength : 0;
+/** Bytes of a module's linear memory (0 before loading): for leak tests. */
+export function __wasmMemoryBytes(which = "pay") {
+  const m = modules[which];
+  return m ? m.exports.memory.buffer.byteLength : 0;
 }
