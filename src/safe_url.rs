@@ -126,13 +126,16 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     } else {
         return Err("it is not an https URL");
     };
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, tail) = rest.split_at(end);
-    if authority.contains('@') {
+    // Byte positions and `get` rather than `str` slicing: the URL is ASCII
+    // by now, and no slicing here can panic.
+    let end = rest.bytes().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len());
+    let authority = rest.get(..end).unwrap_or("");
+    let tail = rest.get(end..).unwrap_or("");
+    if authority.bytes().any(|b| b == b'@') {
         return Err("it carries user info (an @ before the host)");
     }
-    let (host, port) = match authority.rfind(':') {
-        Some(i) => (&authority[..i], Some(&authority[i + 1..])),
+    let (host, port) = match authority.bytes().rposition(|b| b == b':') {
+        Some(i) => (authority.get(..i).unwrap_or(""), Some(authority.get(i + 1..).unwrap_or(""))),
         None => (authority, None),
     };
     if let Some(p) = port {
@@ -156,10 +159,9 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
 }
 
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    if s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes()) {
-        Some(&s[prefix.len()..])
-    } else {
-        None
+    match (s.as_bytes().get(..prefix.len()), s.get(prefix.len()..)) {
+        (Some(head), Some(rest)) if head.eq_ignore_ascii_case(prefix.as_bytes()) => Some(rest),
+        _ => None,
     }
 }
 
@@ -257,7 +259,7 @@ pub fn clip(s: &str) -> &str {
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    &s[..end]
+    s.get(..end).unwrap_or("")
 }
 
 #[cfg(test)]
