@@ -12,6 +12,7 @@ pub mod action;
 pub mod authorize;
 pub mod error;
 pub mod json;
+pub mod miniprogram;
 pub mod outcome;
 pub mod payment;
 pub mod profile;

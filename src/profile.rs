@@ -50,6 +50,9 @@ pub struct Wallet2Profile {
     pub oauth_token_url: String,
     /// Server side: the mini-program login-code (session) exchange.
     pub session_url: String,
+    /// What a mini-program's original id starts with (`wallet2LaunchRequest`
+    /// checks `userName` against it: the prefix, then letters and digits).
+    pub original_id_prefix: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -101,6 +104,7 @@ impl Default for Profile {
                 redirect_fragment: s("#wallet2_redirect"),
                 oauth_token_url: s("https://api.wallet2.example/sns/oauth2/access_token"),
                 session_url: s("https://api.wallet2.example/sns/jscode2session"),
+                original_id_prefix: s("gh_"),
             },
             cardnet: CardnetProfile { auth_url: s("https://open.cardnet.example/oauth/authorize") },
             mobile_tokens: ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"].iter().map(|t| s(t)).collect(),
@@ -324,6 +328,7 @@ impl Profile {
                 "redirectFragment" => set_str(&mut w.redirect_fragment, x, Kind::Fragment, &f)?,
                 "oauthTokenUrl" => set_str(&mut w.oauth_token_url, x, Kind::Url, &f)?,
                 "sessionUrl" => set_str(&mut w.session_url, x, Kind::Url, &f)?,
+                "originalIdPrefix" => set_str(&mut w.original_id_prefix, x, Kind::Token, &f)?,
                 _ => return Err(unknown(&f)),
             }
         }
@@ -373,6 +378,7 @@ impl Profile {
                     ("redirectFragment", s(&w2.redirect_fragment)),
                     ("oauthTokenUrl", s(&w2.oauth_token_url)),
                     ("sessionUrl", s(&w2.session_url)),
+                    ("originalIdPrefix", s(&w2.original_id_prefix)),
                 ]),
             ),
             ("cardnet", Json::obj(vec![("authUrl", s(&self.cardnet.auth_url))])),
