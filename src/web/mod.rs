@@ -11,5 +11,6 @@ pub mod convert;
 pub mod env;
 pub mod error;
 pub mod exports;
+pub mod miniprogram;
 pub mod pay;
 pub mod task;

@@ -10,3 +10,7 @@ export const defaultProfile = guard("defaultProfile", bg.defaultProfile);
 export const detectRuntime = guard("detectRuntime", bg.detectRuntime);
 export const waitForBridge = guard("waitForBridge", bg.waitForBridge);
 export const __debugCounts = guard("__debugCounts", bg.__debugCounts);
+export const wallet1MiniAuthRequest = guard("wallet1MiniAuthRequest", bg.wallet1MiniAuthRequest);
+export const wallet2LaunchRequest = guard("wallet2LaunchRequest", bg.wallet2LaunchRequest);
+export const readLaunchOptions = guard("readLaunchOptions", bg.readLaunchOptions);
+export const launchAppButton = guard("launchAppButton", bg.launchAppButton);
