@@ -154,20 +154,28 @@ fn page_path(v: &str) -> bool {
         })
 }
 
-/// A query value as text: strings as they are, numbers and booleans as
-/// JSON writes them.
+/// A query value as text: strings as they are, whole numbers in decimal,
+/// booleans as `true` / `false`. (Fractions are refused rather than
+/// formatted: float formatting would cost the wasm build about 10 KB.)
 fn scalar_text(v: &Json) -> Option<String> {
     match v {
         Json::Str(s) => Some(s.clone()),
-        Json::Num(n) if n.is_finite() => Some(v.to_text()),
-        Json::Bool(_) => Some(v.to_text()),
+        Json::Num(n) if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 => {
+            let mut t = String::new();
+            if *n < 0.0 {
+                t.push('-');
+            }
+            crate::error::push_u64(&mut t, n.abs() as u64);
+            Some(t)
+        }
+        Json::Bool(b) => Some(String::from(if *b { "true" } else { "false" })),
         _ => None,
     }
 }
 
 /// `wallet2LaunchRequest({ userName, path?, query?, type? }, options?)`.
 ///
-/// `query` is an object of strings, numbers and booleans, appended to
+/// `query` is an object of strings, whole numbers and booleans, appended to
 /// `path` as `?key=value&...` with every key and value percent-encoded;
 /// `type` is `0` / `"release"` (the default), `1` / `"test"` or `2` /
 /// `"preview"`.
@@ -200,14 +208,14 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
                 if k.is_empty() || k.len() > 64 {
                     return Err(bad("query", "has a key that is empty or longer than 64 characters"));
                 }
-                let text = scalar_text(v).ok_or_else(|| bad(&field, "must be a string, a number or a boolean"))?;
+                let text = scalar_text(v).ok_or_else(|| bad(&field, "must be a string, a whole number or a boolean"))?;
                 base.push(if i == 0 { '?' } else { '&' });
                 base.extend(utf8_percent_encode(k, COMPONENT));
                 base.push('=');
                 base.extend(utf8_percent_encode(&text, COMPONENT));
             }
         }
-        Some(other) => return Err(bad("query", &cat(&["must be an object of strings, numbers and booleans, not ", other.kind()]))),
+        Some(other) => return Err(bad("query", &cat(&["must be an object of strings, whole numbers and booleans, not ", other.kind()]))),
     }
     if path.as_ref().is_some_and(|s| s.len() > MAX_PATH) {
         return Err(bad("path", "is too long: with its query it must stay within 1024 characters"));
@@ -267,7 +275,7 @@ fn scene(v: Option<&Json>) -> Result<Option<u32>> {
 
 /// `readLaunchOptions(options, { appParameterKey? }?)`: `fromApp` when
 /// the scene is [`APP_SCENE`]; the query's values as text (values that are
-/// not strings, numbers or booleans are left out); `appParameter`, the
+/// not strings, whole numbers or booleans are left out); `appParameter`, the
 /// query value the app passed under `appParameterKey` (`appParameter` by
 /// default) for the page to hand back with the return-to-app button.
 pub fn read_launch_options(options: &Json, params: Option<&Json>) -> Result<LaunchInfo> {
@@ -349,10 +357,10 @@ mod tests {
     fn launch_request() {
         assert_eq!(launch(r#"{"userName":"gh_d43f693ca31f"}"#).unwrap().to_text(), r#"{"userName":"gh_d43f693ca31f","type":0}"#);
         assert_eq!(
-            launch(r#"{"userName":"gh_abc","path":"pages/pay/index","query":{"order":"A 1&b=2","n":42,"t":true},"type":"preview"}"#)
+            launch(r#"{"userName":"gh_abc","path":"pages/pay/index","query":{"order":"A 1&b=2","n":42,"t":true,"m":-3},"type":"preview"}"#)
                 .unwrap()
                 .to_text(),
-            r#"{"userName":"gh_abc","path":"pages/pay/index?order=A%201%26b%3D2&n=42&t=true","type":2}"#
+            r#"{"userName":"gh_abc","path":"pages/pay/index?order=A%201%26b%3D2&n=42&t=true&m=-3","type":2}"#
         );
         assert_eq!(launch(r#"{"userName":"gh_abc","path":"/pages/pay/index","type":1}"#).unwrap().get("type"), Some(&Json::Num(1.0)));
         assert_eq!(launch(r#"{"userName":"gh_abc","type":"test"}"#).unwrap().get("type"), Some(&Json::Num(1.0)));
@@ -376,6 +384,7 @@ mod tests {
             (r#"{"userName":"gh_abc","query":{"a":"1"}}"#, "query"),
             (r#"{"userName":"gh_abc","path":"p","query":"a=1"}"#, "query"),
             (r#"{"userName":"gh_abc","path":"p","query":{"a":{"b":1}}}"#, "query.a"),
+            (r#"{"userName":"gh_abc","path":"p","query":{"a":1.5}}"#, "query.a"),
             (r#"{"userName":"gh_abc","path":"p","query":{"":"1"}}"#, "query"),
             (r#"{"userName":"gh_abc","type":3}"#, "type"),
             (r#"{"userName":"gh_abc","type":"trial"}"#, "type"),
