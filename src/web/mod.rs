@@ -6,6 +6,8 @@
 //! through `globalThis` only ([`env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 
+#[cfg(feature = "wasm2js")]
+mod arena;
 pub mod bridge;
 pub mod convert;
 pub mod env;
