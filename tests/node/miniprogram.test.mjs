@@ -32,20 +32,21 @@ function miniProgramContext({ webAssembly }) {
 }
 
 /** Evaluates a CommonJS file inside the context, as the runtime's module loader does. */
-function requireIn(ctx, file) {
+function requireIn(ctx, file, require = () => assert.fail(`${file} requires nothing`)) {
   const code = readFileSync(file, "utf8");
-  const wrapper = vm.runInContext(`(function (exports, module) {${code}\n})`, ctx, { filename: file });
+  const wrapper = vm.runInContext(`(function (exports, module, require) {${code}\n})`, ctx, { filename: file });
   const module = { exports: {} };
-  wrapper(module.exports, module);
+  wrapper(module.exports, module, require);
   return module.exports;
 }
 
 /** A code package holding the .wasm, plain and brotli-compressed. */
 function codePackage() {
   const root = mkdtempSync(join(tmpdir(), "paybridge-mp-"));
-  mkdirSync(join(root, "lib"));
-  copyFileSync(pkgFile("paybridge_bg.wasm"), join(root, "lib", "paybridge_bg.wasm"));
-  writeFileSync(join(root, "lib", "paybridge_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_bg.wasm"))));
+  const dir = join(root, "lib", "paybridge");
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(pkgFile("paybridge_bg.wasm"), join(dir, "paybridge_bg.wasm"));
+  writeFileSync(join(dir, "paybridge_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_bg.wasm"))));
   return root;
 }
 
@@ -173,7 +174,7 @@ test("the stand-in TextEncoder and TextDecoder agree with the platform's", () =>
 test("the runtime stand-in takes package paths only", async () => {
   const W = runtimeWebAssembly(codePackage());
   const imports = {};
-  for (const bad of [readFileSync(pkgFile("paybridge_bg.wasm")), "https://cdn.example/paybridge_bg.wasm", "lib/../lib/paybridge_bg.wasm", pkgFile("paybridge_bg.wasm"), "lib\\paybridge_bg.wasm", "lib/paybridge_bg.js"]) {
+  for (const bad of [readFileSync(pkgFile("paybridge_bg.wasm")), "https://cdn.example/paybridge_bg.wasm", "lib/../lib/paybridge/paybridge_bg.wasm", pkgFile("paybridge_bg.wasm"), "lib\\paybridge\\paybridge_bg.wasm", "lib/paybridge/paybridge_bg.js"]) {
     await assert.rejects(W.instantiate(bad, imports), (e) => e instanceof TypeError || e.code === "ENOENT", String(bad).slice(0, 40));
   }
 });
@@ -214,7 +215,7 @@ function suite(name, { webAssembly, readyOptions }) {
       await first;
       await mp.ready({ wasmPath: "ignored.wasm" });
       assert.ok(mp.__wasmMemoryBytes() > 0);
-      if (webAssembly) assert.deepEqual(webAssembly.paths.at(-1), "/lib/paybridge_bg.wasm");
+      if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/lib/paybridge/paybridge_bg.wasm");
     });
 
     test("planning and the helpers work, errors are the entry's PayError", () => {
@@ -361,7 +362,7 @@ function suite(name, { webAssembly, readyOptions }) {
 
 suite("through the runtime's WebAssembly, from a package path", {
   webAssembly: runtimeWebAssembly(codePackage()),
-  readyOptions: (ctx) => ({ WebAssembly: ctx.runtimeWebAssembly, wasmPath: "/lib/paybridge_bg.wasm" }),
+  readyOptions: (ctx) => ({ WebAssembly: ctx.runtimeWebAssembly, wasmPath: "/lib/paybridge/paybridge_bg.wasm" }),
 });
 
 suite("the JavaScript build, with no WebAssembly at all", {
@@ -373,7 +374,7 @@ test("a .wasm.br path loads too", async () => {
   const W = runtimeWebAssembly(codePackage());
   const ctx = miniProgramContext({ webAssembly: W });
   const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
-  await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge_bg.wasm.br" });
+  await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge/paybridge_bg.wasm.br" });
   assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
 });
 
@@ -408,3 +409,74 @@ test("the types compile under strict TypeScript and reject a wrong use", () => {
   assert.deepEqual(errors.filter((l) => !l.includes("miniprogram-types-wrong.ts")), [], out);
   assert.equal(errors.length, 3, out);
 });
+
+/**
+ * The example page (www/miniprogram/pay/pay.js) in a mini-program context:
+ * Page() and getApp() as the runtime gives them, the package files where
+ * its README puts them, a merchant server and a wallet behind the api's
+ * request() and requestPayment().
+ */
+async function runExamplePage({ webAssembly }) {
+  const ctx = miniProgramContext({ webAssembly });
+  const files = {
+    "../../lib/paybridge/miniprogram.cjs": pkgFile("miniprogram.cjs"),
+    "../../lib/paybridge/paybridge.wasm.js": pkgFile("paybridge.wasm.js"),
+  };
+  const loadedFiles = [];
+  const cache = {};
+  const require = (path) => {
+    assert.ok(files[path], `the page requires ${path}`);
+    loadedFiles.push(path);
+    return (cache[path] ??= requireIn(ctx, files[path]));
+  };
+  const payment = { id: "pay_42", pay_channel: "wallet2_lite", pay_info: W2_INFO };
+  const server = [];
+  ctx.wallet2 = {
+    request(req) {
+      server.push(`${req.method} ${req.url} ${JSON.stringify(req.data ?? null)}`);
+      const data = req.method === "POST" ? payment : { id: "pay_42", status: "paid" };
+      setTimeout(() => req.success({ statusCode: 200, data }), 1);
+    },
+    requestPayment(req) {
+      setTimeout(() => req.success({ errMsg: "requestPayment:ok" }), 1);
+    },
+  };
+  if (webAssembly) ctx.Wallet2WebAssembly = webAssembly;
+  let definition = null;
+  ctx.Page = (d) => (definition = d);
+  ctx.getApp = () => ({ globalData: { openId: "o-123" } });
+  requireIn(ctx, new URL("../../www/miniprogram/pay/pay.js", import.meta.url).pathname, require);
+  const page = Object.assign(Object.create(definition), { data: { ...definition.data } });
+  page.setData = (d) => Object.assign(page.data, d);
+  page.onLoad({ scene: 1069, query: { order: "42", appParameter: "from-app" } });
+  for (let i = 0; i < 100 && !page.data.ready && !page.data.error; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(page.data.error, "");
+  assert.equal(page.data.ready, true);
+  assert.equal(page.data.back["app-parameter"], "from-app");
+  await page.onPay();
+  return { page, server, loadedFiles };
+}
+
+for (const [name, webAssembly] of [
+  ["through the runtime's WebAssembly", runtimeWebAssembly(codePackage())],
+  ["on the JavaScript build", null],
+]) {
+  test(`the example page pays and shows the result, ${name}`, async () => {
+    const { page, server, loadedFiles } = await runExamplePage({ webAssembly });
+    assert.equal(page.data.error, "");
+    assert.equal(page.data.result.status, "succeeded");
+    assert.equal(page.data.result.verified, true);
+    assert.equal(page.data.result.code, "requestPayment:ok");
+    assert.equal(page.data.busy, false);
+    assert.match(page.data.log, /planned\n.*called\n.*callback\n.*result\n$/s);
+    assert.deepEqual(server, [
+      'POST https://shop.example.com/merchant/payments {"channel":"wallet2_lite","open_id":"o-123","order":"42"}',
+      "GET https://shop.example.com/merchant/payments/pay_42 null",
+    ]);
+    // The button back to the app now tells it how the payment went.
+    assert.equal(page.data.back["open-type"], "launchApp");
+    assert.equal(page.data.back["app-parameter"], "status=succeeded&payment=pay_42");
+    // The JavaScript build is loaded only where there is no WebAssembly.
+    assert.equal(loadedFiles.includes("../../lib/paybridge/paybridge.wasm.js"), !webAssembly);
+  });
+}
