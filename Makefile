@@ -80,6 +80,7 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown -- -D warnings
+	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js --target wasm32-unknown-unknown -- -D warnings
 
 test-host:
 	cargo test

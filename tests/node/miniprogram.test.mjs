@@ -370,6 +370,16 @@ suite("the JavaScript build, with no WebAssembly at all", {
   readyOptions: (ctx) => ({ wasmJs: () => requireIn(ctx, pkgFile("paybridge.wasm.js")) }),
 });
 
+test("the JavaScript build pays in a process where WebAssembly does not exist (node --jitless)", () => {
+  const script = new URL("./fixtures/no-webassembly.mjs", import.meta.url).pathname;
+  const out = JSON.parse(execFileSync(process.execPath, ["--jitless", "--no-warnings", script], { encoding: "utf8" }));
+  assert.equal(out.webAssembly, "undefined");
+  assert.deepEqual(out.result, { status: "cancelled", code: "requestPayment:fail cancel", raw: { errMsg: "requestPayment:fail cancel" } });
+  assert.ok(out.plans >= 20);
+  assert.equal(out.plansMatching, out.plans);
+  assert.equal(out.withoutApi, "wrong_runtime");
+});
+
 test("a .wasm.br path loads too", async () => {
   const W = runtimeWebAssembly(codePackage());
   const ctx = miniProgramContext({ webAssembly: W });
