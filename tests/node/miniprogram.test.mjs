@@ -180,8 +180,9 @@ test("the runtime stand-in takes package paths only", async () => {
 });
 
 /**
- * The suite both builds must pass. `load(ctx)` makes the context and calls
- * ready() its way; `mp` is the module's exports, evaluated in that context.
+ * The suite both builds must pass, in one fresh context each; `readyOptions`
+ * says how that build is loaded. Its tests run in order: the first two
+ * cover the time before ready() and load the module.
  */
 function suite(name, { webAssembly, readyOptions }) {
   describe(name, () => {
@@ -353,6 +354,14 @@ function suite(name, { webAssembly, readyOptions }) {
       // Near the input limits: a string of almost 1 MiB (non-ASCII), many values.
       const big = { ...p, note: "é".repeat(1000000), list: new Array(15000).fill("x") };
       assert.equal(mp.planAction(big, { api }).tradeNO, "T");
+      // JSON text of almost 1 MiB holding as many values, or keys, as fit.
+      const head = '{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"},"a":';
+      const arrays = `${head}[${new Array(340000).fill("[]").join(",")}]}`;
+      const keys = `${head}{${Array.from({ length: 116000 }, (_, i) => `"${i.toString(36).padStart(4, "0")}":0`).join(",")}}}`;
+      for (const text of [arrays, keys]) {
+        assert.ok(text.length > 1000000 && text.length < 1 << 20, `${text.length}`);
+        assert.equal(mp.planAction(text, { api }).tradeNO, "T");
+      }
       for (let i = 0; i < 3000; i++) mp.planAction(p, { api });
       if (!webAssembly) assert.equal(mp.__wasmMemoryBytes(), before, "the JS build's memory never grows");
       else assert.ok(mp.__wasmMemoryBytes() <= before + (16 << 20));
