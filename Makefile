@@ -4,12 +4,24 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 BIN := tests/node_modules/.bin
-WASM ?= $(or $(CARGO_TARGET_DIR),target)/wasm32-unknown-unknown/release/paybridge.wasm
+CARGO_TARGET_DIR ?= target
+export CARGO_TARGET_DIR
+WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/release/paybridge.wasm
+# The build wasm2js translates (see Cargo.toml, profile wasm2js).
+WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
   --enable-nontrapping-float-to-int --enable-multivalue --enable-mutable-globals
+# What rustc's standard library still uses under target-cpu=mvp, lowered
+# away before wasm2js.
+LOWER := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals \
+  --llvm-memory-copy-fill-lowering --signext-lowering --llvm-nontrapping-fptoint-lowering
+ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify --log-level=warning
+BG := target/bindgen
+BG_JS := target/bindgen-js
+STAGE := target/miniprogram
 PORT ?= 8080
 
-.PHONY: all setup setup-browser pkg test test-host test-node test-wasm test-browser lint size demo bench fuzz clean
+.PHONY: all setup setup-browser pkg pkg-files test test-host test-node test-wasm test-browser lint size demo bench fuzz clean
 
 all: pkg
 
@@ -19,27 +31,57 @@ setup:
 setup-browser:
 	@.ci/setup browser
 
-## The npm package in pkg/: two modules built from the crate (the payment
-## module, and the full module with the authorization and verification
-## exports), wasm-bindgen's bundler glue for each, and the entries of
-## www/lib (browser, Node, mini-program).
+## The npm package in pkg/, from three builds of the crate: the payment
+## module (what pay() loads; also the mini-program's), the full module
+## (adds the authorization and verification exports; Node's, and what
+## ready() adds in a browser), and the payment module translated to
+## JavaScript by wasm2js for runtimes with no WebAssembly.
 pkg: setup
 	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime
-	mkdir -p target/bindgen && cp $(WASM) target/bindgen/pay.wasm
+	@mkdir -p $(BG) && cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm
 	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime,web-extra
-	cp $(WASM) target/bindgen/full.wasm
-	wasm-bindgen --target bundler --no-typescript --out-dir target/bindgen --out-name paybridge target/bindgen/pay.wasm
-	wasm-bindgen --target bundler --no-typescript --out-dir target/bindgen --out-name paybridge_full target/bindgen/full.wasm
-	rm -rf pkg && mkdir -p pkg
-	for m in paybridge paybridge_full; do \
-	  $(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers \
-	    target/bindgen/$${m}_bg.wasm -o pkg/$${m}_bg.wasm; \
-	  cp target/bindgen/$${m}_bg.js pkg/; \
-	done
+	@cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm
+	RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --profile wasm2js --features wasm2js --target wasm32-unknown-unknown
+	@$(MAKE) --no-print-directory pkg-files
+
+pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)/paybridge.wasm.js
+	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
+	cp $(BG)/paybridge_bg.opt.wasm pkg/paybridge_bg.wasm
+	cp $(BG)/paybridge_full_bg.opt.wasm pkg/paybridge_full_bg.wasm
+	cp $(BG)/paybridge_bg.js $(BG)/paybridge_full_bg.js pkg/
 	cp www/lib/index.js www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
-	  www/lib/package.json www/lib/README.md pkg/
+	  www/lib/miniprogram.d.ts www/lib/paybridge.wasm.d.ts www/lib/package.json www/lib/README.md pkg/
+	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(BG)/paybridge_bg.js $(STAGE)/
+	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
+	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
+	cp $(BG_JS)/paybridge.wasm.js pkg/
 	ln -sfn ../../pkg tests/node_modules/paybridge
 	@echo "pkg/ built"
+
+$(BG)/paybridge_bg.js $(BG)/paybridge_bg.wasm &: $(BG)/pay.wasm
+	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge $<
+
+$(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
+	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge_full $<
+
+$(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm
+	$(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
+
+$(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
+	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)
+
+# Lower what wasm2js does not translate, optimize for MVP, translate; then
+# bundle the translation with its glue. A memory.grow left in the code
+# would leave the glue's views on a stale buffer (src/web/arena.rs).
+$(BG_JS)/paybridge.wasm.js: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/textcoding.js
+	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
+	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals -Oz --strip-debug --strip-producers \
+	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm
+	if $(BIN)/wasm-dis $(BG_JS)/mvp.wasm | grep -q 'memory.grow'; then \
+	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi
+	$(BIN)/wasm2js -Oz $(BG_JS)/mvp.wasm -o $(BG_JS)/paybridge_bg.wasm.js
+	cp www/lib/wasmjs.js www/lib/textcoding.js $(BG_JS)/
+	$(ESBUILD) --format=cjs $(BG_JS)/wasmjs.js --outfile=$@
 
 lint:
 	cargo fmt --check
@@ -47,6 +89,7 @@ lint:
 	cargo clippy --all-targets --features sandbox -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra -- -D warnings
+	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js --target wasm32-unknown-unknown -- -D warnings
 
 test-host:
 	cargo test --features sandbox
@@ -72,4 +115,4 @@ demo: pkg
 	@echo "the sandbox arrives with its own issue; pkg/ is built and www/ is served by it"
 
 clean:
-	rm -rf pkg target/bindgen
+	rm -rf pkg $(BG) $(BG_JS) $(STAGE)

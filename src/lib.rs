@@ -22,6 +22,7 @@ pub mod authorize;
 pub mod encode;
 pub mod error;
 pub mod json;
+pub mod miniprogram;
 pub mod outcome;
 pub mod payment;
 pub mod prelude;
@@ -48,8 +49,10 @@ pub use runtime::{Host, Runtime};
 /// The allocator and panic handler of the published wasm build (feature
 /// `wasm-runtime`; a Rust program that links this crate with the standard
 /// library leaves the feature off).
-#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime"))]
+#[cfg(all(target_arch = "wasm32", any(feature = "wasm-runtime", feature = "wasm2js")))]
 mod wasm_runtime {
+    // The wasm2js build has its own heap (web/arena.rs).
+    #[cfg(not(feature = "wasm2js"))]
     #[global_allocator]
     static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
         // SAFETY: the wasm build is single-threaded (see web::local).

@@ -51,6 +51,8 @@ pub struct Wallet2Profile {
     pub oauth_token_url: String,
     /// Server side: the mini-program login-code (session) exchange.
     pub session_url: String,
+    /// How a mini-program's original id begins (`wallet2LaunchRequest`).
+    pub original_id_prefix: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,13 +92,14 @@ enum F {
     W2RedirectFragment,
     W2OauthTokenUrl,
     W2SessionUrl,
+    W2OriginalIdPrefix,
     CardnetAuthUrl,
 }
 
 /// Every string of the profile: its group, its JavaScript name, what it
 /// must look like, and its default. One table serves the defaults, the
 /// merge and `defaultProfile()`.
-const FIELDS: [(&str, &str, Kind, F, &str); 18] = [
+const FIELDS: [(&str, &str, Kind, F, &str); 19] = [
     ("wallet1", "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
     ("wallet1", "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
     ("wallet1", "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
@@ -114,6 +117,7 @@ const FIELDS: [(&str, &str, Kind, F, &str); 18] = [
     ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, "#wallet2_redirect"),
     ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, "https://api.wallet2.example/sns/oauth2/access_token"),
     ("wallet2", "sessionUrl", Kind::Url, F::W2SessionUrl, "https://api.wallet2.example/sns/jscode2session"),
+    ("wallet2", "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, "gh_"),
     ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, "https://open.cardnet.example/oauth/authorize"),
 ];
 
@@ -154,6 +158,7 @@ impl Default for Profile {
                 redirect_fragment: e(),
                 oauth_token_url: e(),
                 session_url: e(),
+                original_id_prefix: e(),
             },
             cardnet: CardnetProfile { auth_url: e() },
             mobile_tokens: MOBILE_TOKENS.iter().map(|t| t.to_string()).collect(),
@@ -329,6 +334,7 @@ impl Profile {
             F::W2RedirectFragment => &mut w2.redirect_fragment,
             F::W2OauthTokenUrl => &mut w2.oauth_token_url,
             F::W2SessionUrl => &mut w2.session_url,
+            F::W2OriginalIdPrefix => &mut w2.original_id_prefix,
             F::CardnetAuthUrl => &mut self.cardnet.auth_url,
         }
     }

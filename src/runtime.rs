@@ -57,14 +57,31 @@ pub struct Probe {
     /// The wallet1 / wallet2 mini-program API globals of the profile exist.
     pub wallet1_global: bool,
     pub wallet2_global: bool,
+    /// The mini-program an `api` object given to `pay()` stands for (see
+    /// [`api_host`]): the caller's word that the page is in one.
+    pub api: Option<Host>,
 }
 
-/// Reads the host from the probe: a mini-program API global with no
-/// `document` is a mini-program; otherwise the wallets' user-agent tokens
-/// decide.
+/// The mini-program host an `api` object stands for: wallet1's when it has
+/// `tradePay`, else wallet2's when it has `requestPayment`.
+pub fn api_host(has_trade_pay: bool, has_request_payment: bool) -> Option<Host> {
+    if has_trade_pay {
+        Some(Host::Wallet1MiniProgram)
+    } else if has_request_payment {
+        Some(Host::Wallet2MiniProgram)
+    } else {
+        None
+    }
+}
+
+/// Reads the host from the probe: an `api` object given by the caller
+/// decides first; then a mini-program API global with no `document` is a
+/// mini-program; otherwise the wallets' user-agent tokens decide.
 pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
     let ua = probe.user_agent.as_str();
-    let host = if !probe.has_document && probe.wallet1_global {
+    let host = if let Some(h) = probe.api {
+        h
+    } else if !probe.has_document && probe.wallet1_global {
         Host::Wallet1MiniProgram
     } else if !probe.has_document && probe.wallet2_global {
         Host::Wallet2MiniProgram
@@ -140,10 +157,24 @@ mod tests {
     #[test]
     fn mini_program_globals() {
         let p = Profile::default();
-        let mp = |w1, w2, doc| detect(&Probe { user_agent: String::new(), has_document: doc, wallet1_global: w1, wallet2_global: w2 }, &p);
+        let mp = |w1, w2, doc| {
+            detect(&Probe { user_agent: String::new(), has_document: doc, wallet1_global: w1, wallet2_global: w2, api: None }, &p)
+        };
         assert_eq!(mp(true, false, false), Runtime { host: Host::Wallet1MiniProgram, mobile: true });
         assert_eq!(mp(false, true, false).host, Host::Wallet2MiniProgram);
         assert_eq!(mp(false, true, true).host, Host::Browser);
+    }
+
+    #[test]
+    fn an_api_object_names_the_mini_program() {
+        let p = Profile::default();
+        assert_eq!(api_host(true, true), Some(Host::Wallet1MiniProgram));
+        assert_eq!(api_host(false, true), Some(Host::Wallet2MiniProgram));
+        assert_eq!(api_host(false, false), None);
+        // Given by the caller, it wins over a document and a user agent.
+        let probe =
+            Probe { user_agent: "Mozilla/5.0 Wallet2Client/8".into(), has_document: true, api: api_host(true, false), ..Probe::default() };
+        assert_eq!(detect(&probe, &p), Runtime { host: Host::Wallet1MiniProgram, mobile: true });
     }
 
     #[test]

@@ -53,7 +53,7 @@ fn scope_token(s: &str) -> bool {
 /// wallet1's `scopes`: an array of scope names (or one string, names
 /// separated by commas), each `auth_` followed by a scope token
 /// (`auth_user` explicit, `auth_base` silent). Gives them comma-joined.
-fn wallet1_scopes(params: &Json) -> Result<String> {
+pub(crate) fn wallet1_scopes(params: &Json) -> Result<String> {
     const RULE: &str =
         "must list scopes such as auth_user (explicit) or auth_base (silent): lowercase auth_* names, as an array or separated by commas";
     let mut names: Vec<&str> = Vec::new();

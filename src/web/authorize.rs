@@ -215,7 +215,7 @@ fn cardnet_plan(payment_js: &JsValue, opts: &Options) -> Result<(Json, String)> 
         ]);
         return Err(PayError::field(Code::InvalidPayment, "pay_channel", m));
     }
-    let p = plan(&payment, opts, runtime_for(opts))?;
+    let p = plan(&payment, opts, runtime_for(opts, &JsValue::UNDEFINED))?;
     match p.action {
         Action::Redirect { ref url } => Ok((p.to_json(), url.clone())),
         _ => Err(PayError::field(Code::InvalidPayment, "pay_channel", "the cardnet payment did not plan as a redirect")),

@@ -8,7 +8,7 @@ use crate::error::{Code, PayError};
 use crate::payment::Payment;
 use crate::prelude::*;
 use crate::profile::Profile;
-use crate::runtime::{detect, Probe, Runtime};
+use crate::runtime::{api_host, detect, Probe, Runtime};
 use wasm_bindgen::prelude::*;
 
 /// Decodes a payment (object or JSON text).
@@ -21,8 +21,9 @@ pub fn options_from(v: &JsValue) -> Result<Options, PayError> {
     Options::from_json(from_js_opt(v, Code::InvalidOptions, "options")?.as_ref())
 }
 
-/// What this environment looks like, as the profile names it.
-pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsValue>) -> Probe {
+/// What this environment looks like, as the profile names it; `api` is the
+/// `api` option of `pay()` (a mini-program's API object), if any.
+pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsValue>, api: &JsValue) -> Probe {
     let g: JsValue = match globals {
         Some(g) if env::is_object(g) => g.clone(),
         _ => env::global().into(),
@@ -33,19 +34,25 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsV
         has_document: present("document"),
         wallet1_global: present(&profile.wallet1.mini_program_global),
         wallet2_global: present(&profile.wallet2.mini_program_global),
+        api: if env::is_object(api) {
+            api_host(env::method(api, "tradePay").is_some(), env::method(api, "requestPayment").is_some())
+        } else {
+            None
+        },
     }
 }
 
-/// The runtime: `options.runtime`, or detected from this environment.
-pub fn runtime_for(opts: &Options) -> Runtime {
-    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, None), &opts.profile))
+/// The runtime: `options.runtime`, or detected from this environment and
+/// `options.api`.
+pub fn runtime_for(opts: &Options, options: &JsValue) -> Runtime {
+    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, None, &env::get(options, "api")), &opts.profile))
 }
 
 /// Plans a payment: decode, then the pure planner.
 pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Payment, Options, Runtime, Plan), PayError> {
     let opts = options_from(options)?;
     let payment = payment_from(payment)?;
-    let runtime = runtime_for(&opts);
+    let runtime = runtime_for(&opts, options);
     let p = plan(&payment, &opts, runtime)?;
     Ok((payment, opts, runtime, p))
 }
@@ -77,5 +84,5 @@ pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
         .and_then(|p| Profile::from_patch(p.as_ref()))
         .map_err(|e| err(&e))?;
     let g = if globals.is_undefined() { None } else { Some(&globals) };
-    Ok(to_js(&detect(&probe(&profile, ua.as_string(), g), &profile).to_json()))
+    Ok(to_js(&detect(&probe(&profile, ua.as_string(), g, &JsValue::UNDEFINED), &profile).to_json()))
 }

@@ -10,6 +10,8 @@
 //! `web-extra` feature: the package ships them in a second module, so that
 //! a page that only pays downloads only the payment module.
 
+#[cfg(feature = "wasm2js")]
+mod arena;
 #[cfg(feature = "web-extra")]
 pub mod auth;
 #[cfg(feature = "web-extra")]
@@ -23,6 +25,7 @@ pub mod env;
 pub mod error;
 pub mod exports;
 pub mod local;
+pub mod miniprogram;
 pub mod pay;
 pub mod task;
 #[cfg(feature = "web-extra")]

@@ -30,3 +30,7 @@ export const verifyNotification = guard("full", "verifyNotification");
 export const passesThreshold = guard("full", "passesThreshold");
 export const signInput = guard("full", "signInput");
 export const __debugCounts = guard("pay", "__debugCounts");
+export const wallet1MiniAuthRequest = guard("pay", "wallet1MiniAuthRequest");
+export const wallet2LaunchRequest = guard("pay", "wallet2LaunchRequest");
+export const readLaunchOptions = guard("pay", "readLaunchOptions");
+export const launchAppButton = guard("pay", "launchAppButton");

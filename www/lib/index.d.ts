@@ -80,6 +80,8 @@ export interface Profile {
     redirectFragment: string;
     oauthTokenUrl: string;
     sessionUrl: string;
+    /** What a mini-program's original id starts with (`wallet2LaunchRequest` checks `userName`). */
+    originalIdPrefix: string;
   };
   cardnet: { authUrl: string };
   mobileTokens: string[];
@@ -110,6 +112,12 @@ export interface PlanOptions {
   timeoutMs?: number;
   /** Also accept `http://127.0.0.1` and `http://localhost` URLs (the local sandbox only). */
   insecureLoopback?: boolean;
+  /**
+   * In a mini-program: its API object. It also names the runtime (`tradePay`:
+   * the wallet1 mini-program, `requestPayment`: wallet2's). Default: the
+   * profile's `miniProgramGlobal` on `globalThis`.
+   */
+  api?: MiniProgramApi;
 }
 
 export type PayEventType =
@@ -128,6 +136,36 @@ export interface PayEvent {
   /** `performance.now()` when it happened. */
   at: number;
   detail?: unknown;
+}
+
+/** What a wallet's mini-program payment calls back with. */
+export interface MiniProgramCallbackResult {
+  /** wallet2: `requestPayment:ok`, `requestPayment:fail cancel`, ... */
+  errMsg?: string;
+  /** wallet1: the trade-pay result code (`9000`, `6001`, ...). */
+  resultCode?: string | number;
+  /** wallet1 `fail`: the error code and message. */
+  error?: string | number;
+  errorMessage?: string;
+  [key: string]: unknown;
+}
+
+/** The mini-program's own API object (its global), as `pay()` uses it. */
+export interface MiniProgramApi {
+  /** wallet1: `tradePay({ tradeNO, success, fail })`. */
+  tradePay?(request: {
+    tradeNO: string;
+    success(result: MiniProgramCallbackResult): void;
+    fail(result: MiniProgramCallbackResult): void;
+  }): void;
+  /** wallet2: `requestPayment({ timeStamp, nonceStr, package, signType, paySign, success, fail, complete })`. */
+  requestPayment?(
+    request: Wallet2RequestPaymentAction["params"] & {
+      success(result: MiniProgramCallbackResult): void;
+      fail(result: MiniProgramCallbackResult): void;
+      complete(result: MiniProgramCallbackResult): void;
+    },
+  ): void;
 }
 
 export interface PayOptions extends PlanOptions {
@@ -578,3 +616,68 @@ export function verifyNotification(
 export function passesThreshold(score: number | string | undefined | null, threshold?: number): boolean;
 /** The sandbox's canonical sign string: parameters but `sign` with values, sorted, `name=value` joined by `&`. */
 export function signInput(params: Record<string, string | null | undefined>): string;
+/** A wallet1 authorization scope: `auth_user` (explicit), `auth_base` (silent), or another `auth_*` scope. */
+export type Wallet1Scope = "auth_user" | "auth_base" | `auth_${string}`;
+
+/** The object to give the wallet1 mini-program's `getAuthCode` (with its own `success` and `fail`). */
+export interface Wallet1MiniAuthRequest {
+  scopes: Wallet1Scope[];
+}
+
+/** `scopes`: an array, or one string of names separated by commas. */
+export function wallet1MiniAuthRequest(params: { scopes: Wallet1Scope[] | string }): Wallet1MiniAuthRequest;
+
+/** 0 release, 1 test, 2 preview. */
+export type MiniProgramType = 0 | 1 | 2 | "release" | "test" | "preview";
+
+export interface Wallet2LaunchParams {
+  /** The mini-program's original id: `profile.wallet2.originalIdPrefix` (`gh_`) then letters and digits. */
+  userName: string;
+  /** The page, e.g. `pages/pay/index`; the home page when absent. */
+  path?: string;
+  /** Appended to `path`, every key and value percent-encoded. */
+  query?: Record<string, string | number | boolean>;
+  /** Default 0 (release). */
+  type?: MiniProgramType;
+}
+
+/** What a native app passes to the wallet2 SDK to open the paying mini-program. */
+export interface Wallet2LaunchRequest {
+  userName: string;
+  /** `path?query`. */
+  path?: string;
+  type: 0 | 1 | 2;
+}
+
+export function wallet2LaunchRequest(params: Wallet2LaunchParams, options?: { profile?: DeepPartial<Profile> }): Wallet2LaunchRequest;
+
+/** A mini-program's launch options (`onLaunch`, `onLoad`, `getLaunchOptionsSync()`). */
+export interface MiniProgramLaunchOptions {
+  scene?: number | string;
+  query?: Record<string, unknown>;
+  path?: string;
+  [key: string]: unknown;
+}
+
+export interface LaunchInfo {
+  /** Scene 1069: opened from a native app. */
+  fromApp: boolean;
+  scene?: number;
+  /** The query's string, number and boolean values, as text. */
+  query: Record<string, string>;
+  path?: string;
+  /** `query[appParameterKey]` (default `appParameter`): the value to hand back with the return-to-app button. */
+  appParameter?: string;
+}
+
+export function readLaunchOptions(options: MiniProgramLaunchOptions, params?: { appParameterKey?: string }): LaunchInfo;
+
+/** The attributes of the button that returns to the app (the page defines `onLaunchAppError`). */
+export interface LaunchAppButton {
+  "open-type": "launchApp";
+  "app-parameter": string;
+  binderror: "onLaunchAppError";
+}
+
+/** `appParameter`: 1 to 1024 printable ASCII characters. */
+export function launchAppButton(appParameter: string): LaunchAppButton;

@@ -1,0 +1,505 @@
+// paybridge/miniprogram as a mini-program runs it: the built pkg/miniprogram.cjs
+// evaluated in a node:vm context whose global has no window, document,
+// fetch, TextEncoder, TextDecoder and no WebAssembly; the .wasm loaded
+// through a stand-in for the runtime's WebAssembly object that takes only
+// paths inside a fake code package; then the same suite again on the
+// JavaScript build (pkg/paybridge.wasm.js), with WebAssembly absent
+// altogether. Wallet APIs are fakes that succeed, cancel (both styles) and
+// fail.
+import { test, describe, before } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, normalize, sep } from "node:path";
+import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
+import { execFileSync } from "node:child_process";
+import vm from "node:vm";
+
+const pkg = new URL("../../pkg/", import.meta.url);
+const pkgFile = (f) => new URL(f, pkg).pathname;
+const vectors = (f) => JSON.parse(readFileSync(new URL(`../vectors/${f}`, import.meta.url), "utf8"));
+
+const BROWSER_GLOBALS = ["window", "document", "fetch", "location", "navigator", "TextEncoder", "TextDecoder"];
+
+/** A global like a mini-program's logic layer: timers, and nothing of a browser. */
+function miniProgramContext({ webAssembly }) {
+  const ctx = vm.createContext({ setTimeout, clearTimeout });
+  vm.runInContext("delete globalThis.WebAssembly", ctx);
+  for (const name of BROWSER_GLOBALS) assert.equal(vm.runInContext(`typeof ${name}`, ctx), "undefined", name);
+  assert.equal(vm.runInContext("typeof WebAssembly", ctx), "undefined");
+  if (webAssembly) ctx.runtimeWebAssembly = webAssembly;
+  return ctx;
+}
+
+/** Evaluates a CommonJS file inside the context, as the runtime's module loader does. */
+function requireIn(ctx, file, require = () => assert.fail(`${file} requires nothing`)) {
+  const code = readFileSync(file, "utf8");
+  const wrapper = vm.runInContext(`(function (exports, module, require) {${code}\n})`, ctx, { filename: file });
+  const module = { exports: {} };
+  wrapper(module.exports, module, require);
+  return module.exports;
+}
+
+/** A code package holding the .wasm, plain and brotli-compressed. */
+function codePackage() {
+  const root = mkdtempSync(join(tmpdir(), "paybridge-mp-"));
+  const dir = join(root, "lib", "paybridge");
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(pkgFile("paybridge_bg.wasm"), join(dir, "paybridge_bg.wasm"));
+  writeFileSync(join(dir, "paybridge_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_bg.wasm"))));
+  return root;
+}
+
+/**
+ * The runtime's WebAssembly object: instantiate(path, imports) with a path
+ * inside the code package only (a leading / is the package root); bytes,
+ * modules, URLs, `..` and paths outside the package are refused. Compiles
+ * with the real WebAssembly behind the scenes.
+ */
+function runtimeWebAssembly(root) {
+  const paths = [];
+  return {
+    paths,
+    instantiate(path, imports) {
+      return new Promise((resolve) => {
+        if (typeof path !== "string") throw new TypeError("instantiate() takes a path inside the code package, not bytes or a module");
+        paths.push(path);
+        if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path) || path.startsWith("//")) throw new TypeError(`not a package path: ${path}`);
+        if (path.includes("\\") || path.split("/").includes("..")) throw new TypeError(`not a package path: ${path}`);
+        if (!/\.wasm(\.br)?$/.test(path)) throw new TypeError(`not a .wasm or .wasm.br file: ${path}`);
+        const file = normalize(join(root, path));
+        if (!file.startsWith(root + sep)) throw new TypeError(`outside the code package: ${path}`);
+        let bytes = readFileSync(file); // throws for a file the package does not hold
+        if (path.endsWith(".br")) bytes = brotliDecompressSync(bytes);
+        resolve(WebAssembly.instantiate(bytes, imports));
+      });
+    },
+  };
+}
+
+const W2_INFO = { timeStamp: "1700000000", nonceStr: "n0nce", package: "prepay_id=wx1", signType: "RSA", paySign: "c2ln" };
+const wallet2Payment = { pay_channel: "wallet2_lite", pay_info: W2_INFO, order: "42" };
+const wallet1Payment = { pay_channel: "wallet1_lite", pay_info: { tradeNO: "T2024" } };
+
+/** A fake requestPayment that answers with `script` (a list of [callback, result]) a tick later. */
+function wallet2Api(script) {
+  const seen = [];
+  return {
+    seen,
+    requestPayment(req) {
+      seen.push(req);
+      setTimeout(() => {
+        for (const [cb, res] of script) req[cb](res);
+      }, 1);
+    },
+  };
+}
+
+function wallet1Api(cb, res) {
+  const seen = [];
+  return {
+    seen,
+    tradePay(req) {
+      seen.push(req);
+      setTimeout(() => req[cb](res), 1);
+    },
+  };
+}
+
+async function rejectsWith(promise, code, field) {
+  await assert.rejects(promise, (e) => {
+    assert.equal(e.name, "PayError");
+    assert.equal(e.code, code, e.message);
+    if (field) assert.equal(e.field, field, e.message);
+    return true;
+  });
+}
+
+function throwsWith(fn, code, field) {
+  assert.throws(fn, (e) => {
+    assert.equal(e.name, "PayError");
+    assert.equal(e.code, code, e.message);
+    if (field) assert.equal(e.field, field, e.message);
+    return true;
+  });
+}
+
+test("the bundles never mention window, document, fetch or import.meta", () => {
+  for (const f of ["miniprogram.cjs", "miniprogram.mjs", "paybridge.wasm.js"]) {
+    const text = readFileSync(pkgFile(f), "utf8");
+    assert.ok(text.length > 1000, f);
+    const hits = text.match(/\b(window|document|fetch)\b|\bimport\.meta\b/g);
+    assert.equal(hits, null, `${f} mentions ${hits}`);
+  }
+  // The JavaScript build is JavaScript only.
+  assert.equal(readFileSync(pkgFile("paybridge.wasm.js"), "utf8").match(/\bWebAssembly\b/), null);
+  // The exports map names them and their types.
+  const manifest = JSON.parse(readFileSync(pkgFile("package.json"), "utf8"));
+  assert.equal(manifest.exports["./miniprogram"].require, "./miniprogram.cjs");
+  assert.equal(manifest.exports["./miniprogram"].import, "./miniprogram.mjs");
+  assert.equal(manifest.exports["./miniprogram"].types, "./miniprogram.d.ts");
+  assert.equal(manifest.exports["./paybridge.wasm.js"].default, "./paybridge.wasm.js");
+});
+
+test("the stand-in TextEncoder and TextDecoder agree with the platform's", () => {
+  const ctx = miniProgramContext({ webAssembly: null });
+  requireIn(ctx, pkgFile("miniprogram.cjs"));
+  const { TextEncoder: E, TextDecoder: D } = ctx;
+  assert.equal(typeof E, "function");
+  assert.notEqual(E, globalThis.TextEncoder);
+  const enc = new E();
+  const ref = new TextEncoder();
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const tricky = [0xc2, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0x80, 0xbf, 0xa0, 0x9f, 0x90, 0x8f, 0xbb, 0xff];
+  for (let t = 0; t < 5000; t++) {
+    const len = Math.floor(rnd() * 10);
+    const bytes = new Uint8Array(len).map(() => (rnd() < 0.5 ? Math.floor(rnd() * 256) : tricky[Math.floor(rnd() * tricky.length)]));
+    for (const ignoreBOM of [false, true]) {
+      assert.equal(new D("utf-8", { ignoreBOM }).decode(bytes), new TextDecoder("utf-8", { ignoreBOM }).decode(bytes), `${bytes}`);
+    }
+    let s = "";
+    for (let i = 0; i < len; i++) s += String.fromCharCode(rnd() < 0.3 ? 0xd800 + Math.floor(rnd() * 0x800) : Math.floor(rnd() * 0x10000));
+    assert.deepEqual([...enc.encode(s)], [...ref.encode(s)]);
+    const room = Math.floor(rnd() * 12);
+    const a = new Uint8Array(room);
+    const b = new Uint8Array(room);
+    assert.deepEqual({ ...enc.encodeInto(s, a) }, ref.encodeInto(s, b));
+    assert.deepEqual([...a], [...b]);
+  }
+  assert.throws(() => new D("utf-8", { fatal: true }).decode(new Uint8Array([0xff])), (e) => e.name === "TypeError");
+  assert.throws(() => new D("latin1"), (e) => e.name === "RangeError");
+});
+
+test("the runtime stand-in takes package paths only", async () => {
+  const W = runtimeWebAssembly(codePackage());
+  const imports = {};
+  for (const bad of [readFileSync(pkgFile("paybridge_bg.wasm")), "https://cdn.example/paybridge_bg.wasm", "lib/../lib/paybridge/paybridge_bg.wasm", pkgFile("paybridge_bg.wasm"), "lib\\paybridge\\paybridge_bg.wasm", "lib/paybridge/paybridge_bg.js"]) {
+    await assert.rejects(W.instantiate(bad, imports), (e) => e instanceof TypeError || e.code === "ENOENT", String(bad).slice(0, 40));
+  }
+});
+
+/**
+ * The suite both builds must pass, in one fresh context each; `readyOptions`
+ * says how that build is loaded. Its tests run in order: the first two
+ * cover the time before ready() and load the module.
+ */
+function suite(name, { webAssembly, readyOptions }) {
+  describe(name, () => {
+    let ctx;
+    let mp;
+    before(() => {
+      ctx = miniProgramContext({ webAssembly });
+      mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+    });
+
+    test("before ready(): not_ready, from calls and from pay()", async () => {
+      throwsWith(() => mp.planAction(wallet2Payment), "not_ready");
+      throwsWith(() => mp.wallet2LaunchRequest({ userName: "gh_abc" }), "not_ready");
+      await rejectsWith(mp.pay(wallet2Payment, { api: wallet2Api([]) }), "not_ready");
+      assert.equal(mp.__wasmMemoryBytes(), 0);
+    });
+
+    test("ready() refuses what it cannot load, then loads", async () => {
+      await rejectsWith(mp.ready(null), "invalid_options", "options");
+      await rejectsWith(mp.ready({ WebAssembly: {} }), "invalid_options", "WebAssembly");
+      if (webAssembly) {
+        await rejectsWith(mp.ready({ WebAssembly: webAssembly }), "invalid_options", "wasmPath");
+        await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "lib/../../paybridge_bg.wasm" }), "not_ready", "wasmPath");
+        await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "missing/paybridge_bg.wasm" }), "not_ready", "wasmPath");
+      } else {
+        await rejectsWith(mp.ready(), "not_ready", "wasmJs");
+        await rejectsWith(mp.ready({ wasmJs: {} }), "invalid_options", "wasmJs");
+      }
+      const first = mp.ready(readyOptions(ctx));
+      assert.equal(mp.ready(), first, "a second call returns the same promise");
+      await first;
+      await mp.ready({ wasmPath: "ignored.wasm" });
+      assert.ok(mp.__wasmMemoryBytes() > 0);
+      if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/lib/paybridge/paybridge_bg.wasm");
+    });
+
+    test("planning and the helpers work, errors are the entry's PayError", () => {
+      const a = mp.planAction(wallet2Payment);
+      assert.equal(a.kind, "wallet2_request_payment");
+      assert.equal(JSON.stringify(a.params), JSON.stringify(W2_INFO));
+      // An api object names the mini-program: wallet1_lite pays through it.
+      assert.equal(mp.planAction(wallet1Payment, { api: { tradePay() {} } }).via, "mini_program");
+      throwsWith(() => mp.planAction(wallet1Payment), "wrong_runtime", "miniProgram");
+      try {
+        mp.planAction({ pay_channel: "nope" });
+        assert.fail("no error");
+      } catch (e) {
+        assert.ok(e instanceof mp.PayError);
+        assert.ok(e instanceof vm.runInContext("Error", ctx));
+        assert.equal(e.code, "unsupported_channel");
+      }
+      assert.equal(
+        JSON.stringify(mp.wallet2LaunchRequest({ userName: "gh_d43f693ca31f", path: "pages/pay/pay", query: { order: "A 42" }, type: "test" })),
+        '{"userName":"gh_d43f693ca31f","path":"pages/pay/pay?order=A%2042","type":1}',
+      );
+      throwsWith(() => mp.wallet2LaunchRequest({ userName: "wx_123" }), "invalid_options", "userName");
+      assert.equal(
+        JSON.stringify(mp.readLaunchOptions({ scene: 1069, query: { order: "42", appParameter: "paid" }, path: "pages/pay/pay" })),
+        '{"fromApp":true,"scene":1069,"query":{"order":"42","appParameter":"paid"},"path":"pages/pay/pay","appParameter":"paid"}',
+      );
+      assert.equal(mp.readLaunchOptions({ scene: 1001, query: {} }).fromApp, false);
+      assert.equal(
+        JSON.stringify(mp.launchAppButton("order=42")),
+        '{"open-type":"launchApp","app-parameter":"order=42","binderror":"onLaunchAppError"}',
+      );
+      throwsWith(() => mp.launchAppButton("x".repeat(1025)), "invalid_options", "appParameter");
+      throwsWith(() => mp.launchAppButton("a\u0000b"), "invalid_options", "appParameter");
+      assert.equal(JSON.stringify(mp.wallet1MiniAuthRequest({ scopes: ["auth_user", "auth_base"] })), '{"scopes":["auth_user","auth_base"]}');
+      throwsWith(() => mp.wallet1MiniAuthRequest({ scopes: "user" }), "invalid_options", "scopes");
+    });
+
+    test("the golden plans and the hostile vectors give the same answers as the host", () => {
+      for (const c of vectors("plan.json")) assert.equal(JSON.stringify(mp.planAction(c.payment, c.options)), JSON.stringify(c.expect), c.name);
+      for (const c of vectors("hostile.json")) throwsWith(() => mp.planAction(c.payment, c.options), c.code, c.field);
+    });
+
+    test("wallet2 requestPayment: success", async () => {
+      const ok = { errMsg: "requestPayment:ok" };
+      const api = wallet2Api([["success", ok], ["complete", ok]]);
+      const r = await mp.pay(wallet2Payment, { api });
+      assert.equal(r.status, "succeeded");
+      assert.equal(r.code, "requestPayment:ok");
+      assert.equal(r.channel, "wallet2_lite");
+      assert.equal(r.verified, false);
+      assert.equal(r.raw, ok);
+      const req = api.seen[0];
+      for (const [k, v] of Object.entries(W2_INFO)) assert.equal(req[k], v, k);
+      for (const cb of ["success", "fail", "complete"]) assert.equal(typeof req[cb], "function", cb);
+    });
+
+    test("wallet2 requestPayment: cancel through fail", async () => {
+      const cancel = { errMsg: "requestPayment:fail cancel" };
+      const r = await mp.pay(wallet2Payment, { api: wallet2Api([["fail", cancel], ["complete", cancel]]) });
+      assert.equal(r.status, "cancelled");
+      assert.equal(r.code, "requestPayment:fail cancel");
+      assert.equal(r.raw, cancel);
+    });
+
+    test("wallet2 requestPayment: the older complete-only cancel", async () => {
+      const cancel = { errMsg: "requestPayment:cancel" };
+      const r = await mp.pay(wallet2Payment, { api: wallet2Api([["complete", cancel]]) });
+      assert.equal(r.status, "cancelled");
+      assert.equal(r.code, "requestPayment:cancel");
+      assert.equal(r.raw, cancel);
+    });
+
+    test("wallet2 requestPayment: failure, and a second callback changes nothing", async () => {
+      const fail = { errMsg: "requestPayment:fail (signature mismatch)" };
+      const late = { errMsg: "requestPayment:ok" };
+      const r = await mp.pay(wallet2Payment, { api: wallet2Api([["fail", fail], ["success", late], ["complete", fail]]) });
+      assert.equal(r.status, "failed");
+      assert.equal(r.code, "requestPayment:fail (signature mismatch)");
+      assert.equal(r.raw, fail);
+    });
+
+    test("wallet1 tradePay: success, cancel and failure", async () => {
+      for (const [cb, res, status, code] of [
+        ["success", { resultCode: "9000" }, "succeeded", "9000"],
+        ["success", { resultCode: "6001" }, "cancelled", "6001"],
+        ["success", { resultCode: "8000" }, "pending", "8000"],
+        ["fail", { error: 6001, errorMessage: "user cancel" }, "cancelled", "6001"],
+        ["fail", { error: 4000, errorMessage: "system busy" }, "failed", "4000"],
+      ]) {
+        const api = wallet1Api(cb, res);
+        const r = await mp.pay(wallet1Payment, { api });
+        assert.equal(r.status, status, JSON.stringify(res));
+        assert.equal(r.code, code);
+        assert.equal(r.channel, "wallet1_lite");
+        assert.equal(r.raw, res);
+        assert.equal(api.seen[0].tradeNO, "T2024");
+      }
+    });
+
+    test("outside a mini-program (no api): wrong_runtime", async () => {
+      await rejectsWith(mp.pay(wallet2Payment), "wrong_runtime", "api");
+      await rejectsWith(mp.pay(wallet2Payment, { api: {} }), "wrong_runtime", "api");
+      await rejectsWith(mp.pay(wallet1Payment), "wrong_runtime", "miniProgram");
+    });
+
+    test("a second pay() while one is in flight: busy", async () => {
+      let answer;
+      const api = { requestPayment: (req) => (answer = req) };
+      const first = mp.pay(wallet2Payment, { api });
+      await rejectsWith(mp.pay(wallet2Payment, { api: wallet2Api([]) }), "busy");
+      await new Promise((r) => setTimeout(r, 5));
+      answer.success({ errMsg: "requestPayment:ok" });
+      assert.equal((await first).status, "succeeded");
+      // And the module takes payments again.
+      const ok = { errMsg: "requestPayment:ok" };
+      assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+    });
+
+    test("a throwing api is a PayError with the thrown value as cause", async () => {
+      const boom = new Error("no payment permission");
+      const api = {
+        requestPayment() {
+          throw boom;
+        },
+      };
+      await assert.rejects(mp.pay(wallet2Payment, { api }), (e) => e.code === "bridge_error" && e.cause === boom && /no payment permission/.test(e.message));
+    });
+
+    test("memory stays flat over many plans and large inputs", () => {
+      const p = { pay_channel: "wallet1_lite", pay_info: { tradeNO: "T" } };
+      const api = { tradePay() {} };
+      for (let i = 0; i < 500; i++) mp.planAction(p, { api });
+      const before = mp.__wasmMemoryBytes();
+      for (let i = 0; i < 3000; i++) mp.planAction(p, { api });
+      // Near the input limits: a string of almost 1 MiB (non-ASCII), many values.
+      const big = { ...p, note: "é".repeat(1000000), list: new Array(15000).fill("x") };
+      assert.equal(mp.planAction(big, { api }).tradeNO, "T");
+      // JSON text of almost 1 MiB holding as many values, or keys, as fit:
+      // refused by the value limit (20000), cleanly, as object input is.
+      const head = '{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"},"a":';
+      const arrays = `${head}[${new Array(340000).fill("[]").join(",")}]}`;
+      const keys = `${head}{${Array.from({ length: 116000 }, (_, i) => `"${i.toString(36).padStart(4, "0")}":0`).join(",")}}}`;
+      for (const text of [arrays, keys]) {
+        assert.ok(text.length > 1000000 && text.length < 1 << 20, `${text.length}`);
+        assert.throws(() => mp.planAction(text, { api }), (e) => e.code === "invalid_payment" && e.field === "payment");
+      }
+      // Just under the limit, it plans.
+      const under = `${head}[${new Array(19000).fill("[]").join(",")}]}`;
+      assert.equal(mp.planAction(under, { api }).tradeNO, "T");
+      for (let i = 0; i < 3000; i++) mp.planAction(p, { api });
+      if (!webAssembly) assert.equal(mp.__wasmMemoryBytes(), before, "the JS build's memory never grows");
+      else assert.ok(mp.__wasmMemoryBytes() <= before + (16 << 20));
+    });
+  });
+}
+
+suite("through the runtime's WebAssembly, from a package path", {
+  webAssembly: runtimeWebAssembly(codePackage()),
+  readyOptions: (ctx) => ({ WebAssembly: ctx.runtimeWebAssembly, wasmPath: "/lib/paybridge/paybridge_bg.wasm" }),
+});
+
+suite("the JavaScript build, with no WebAssembly at all", {
+  webAssembly: null,
+  readyOptions: (ctx) => ({ wasmJs: () => requireIn(ctx, pkgFile("paybridge.wasm.js")) }),
+});
+
+test("the JavaScript build pays in a process where WebAssembly does not exist (node --jitless)", () => {
+  const script = new URL("./fixtures/no-webassembly.mjs", import.meta.url).pathname;
+  const out = JSON.parse(execFileSync(process.execPath, ["--jitless", "--no-warnings", script], { encoding: "utf8" }));
+  assert.equal(out.webAssembly, "undefined");
+  assert.deepEqual(out.result, { status: "cancelled", code: "requestPayment:fail cancel", raw: { errMsg: "requestPayment:fail cancel" } });
+  assert.ok(out.plans >= 20);
+  assert.equal(out.plansMatching, out.plans);
+  assert.equal(out.withoutApi, "wrong_runtime");
+});
+
+test("a .wasm.br path loads too", async () => {
+  const W = runtimeWebAssembly(codePackage());
+  const ctx = miniProgramContext({ webAssembly: W });
+  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge/paybridge_bg.wasm.br" });
+  assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
+});
+
+test("the ES module entry loads in Node; the main entry exports the helpers too", async () => {
+  const mp = await import("paybridge/miniprogram");
+  assert.equal(typeof mp.ready, "function");
+  throwsWith(() => mp.planAction(wallet2Payment), "not_ready");
+  // Node's WebAssembly.instantiate() takes bytes, not a path: a clear not_ready.
+  await rejectsWith(mp.ready({ wasmPath: "lib/paybridge_bg.wasm" }), "not_ready", "wasmPath");
+  const main = await import("paybridge");
+  for (const f of ["wallet1MiniAuthRequest", "wallet2LaunchRequest", "readLaunchOptions", "launchAppButton"]) {
+    assert.equal(typeof main[f], "function", `the main entry exports ${f}`);
+    assert.equal(typeof mp[f], "function", `the mini-program entry exports ${f}`);
+  }
+  assert.equal(JSON.stringify(main.wallet2LaunchRequest({ userName: "gh_1a2b", type: 2 })), '{"userName":"gh_1a2b","type":2}');
+  assert.equal(main.readLaunchOptions({ scene: "1069" }).fromApp, true);
+});
+
+test("the types compile under strict TypeScript and reject a wrong use", () => {
+  const dir = new URL("./fixtures/", import.meta.url).pathname;
+  const tsc = new URL("../node_modules/.bin/tsc", import.meta.url).pathname;
+  const args = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--lib", "es2022,dom"];
+  const files = ["miniprogram-types.ts", "miniprogram-types-wrong.ts"].map((f) => join(dir, f));
+  let out = "";
+  try {
+    execFileSync(tsc, [...args, ...files], { stdio: "pipe" });
+  } catch (e) {
+    out = String(e.stdout);
+  }
+  const errors = out.split("\n").filter((l) => /error TS\d+/.test(l));
+  // The page as written compiles; each of the three mistakes is caught.
+  assert.deepEqual(errors.filter((l) => !l.includes("miniprogram-types-wrong.ts")), [], out);
+  assert.equal(errors.length, 3, out);
+});
+
+/**
+ * The example page (www/miniprogram/pay/pay.js) in a mini-program context:
+ * Page() and getApp() as the runtime gives them, the package files where
+ * its README puts them, a merchant server and a wallet behind the api's
+ * request() and requestPayment().
+ */
+async function runExamplePage({ webAssembly }) {
+  const ctx = miniProgramContext({ webAssembly });
+  const files = {
+    "../../lib/paybridge/miniprogram.cjs": pkgFile("miniprogram.cjs"),
+    "../../lib/paybridge/paybridge.wasm.js": pkgFile("paybridge.wasm.js"),
+  };
+  const loadedFiles = [];
+  const cache = {};
+  const require = (path) => {
+    assert.ok(files[path], `the page requires ${path}`);
+    loadedFiles.push(path);
+    return (cache[path] ??= requireIn(ctx, files[path]));
+  };
+  const payment = { id: "pay_42", pay_channel: "wallet2_lite", pay_info: W2_INFO };
+  const server = [];
+  ctx.wallet2 = {
+    request(req) {
+      server.push(`${req.method} ${req.url} ${JSON.stringify(req.data ?? null)}`);
+      const data = req.method === "POST" ? payment : { id: "pay_42", status: "paid" };
+      setTimeout(() => req.success({ statusCode: 200, data }), 1);
+    },
+    requestPayment(req) {
+      setTimeout(() => req.success({ errMsg: "requestPayment:ok" }), 1);
+    },
+  };
+  if (webAssembly) ctx.Wallet2WebAssembly = webAssembly;
+  let definition = null;
+  ctx.Page = (d) => (definition = d);
+  ctx.getApp = () => ({ globalData: { openId: "o-123" } });
+  requireIn(ctx, new URL("../../www/miniprogram/pay/pay.js", import.meta.url).pathname, require);
+  const page = Object.assign(Object.create(definition), { data: { ...definition.data } });
+  page.setData = (d) => Object.assign(page.data, d);
+  page.onLoad({ scene: 1069, query: { order: "42", appParameter: "from-app" } });
+  for (let i = 0; i < 100 && !page.data.ready && !page.data.error; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(page.data.error, "");
+  assert.equal(page.data.ready, true);
+  assert.equal(page.data.back["app-parameter"], "from-app");
+  await page.onPay();
+  return { page, server, loadedFiles };
+}
+
+for (const [name, webAssembly] of [
+  ["through the runtime's WebAssembly", runtimeWebAssembly(codePackage())],
+  ["on the JavaScript build", null],
+]) {
+  test(`the example page pays and shows the result, ${name}`, async () => {
+    const { page, server, loadedFiles } = await runExamplePage({ webAssembly });
+    assert.equal(page.data.error, "");
+    assert.equal(page.data.result.status, "succeeded");
+    assert.equal(page.data.result.verified, true);
+    assert.equal(page.data.result.code, "requestPayment:ok");
+    assert.equal(page.data.busy, false);
+    assert.match(page.data.log, /planned\n.*called\n.*callback\n.*result\n$/s);
+    assert.deepEqual(server, [
+      'POST https://shop.example.com/merchant/payments {"channel":"wallet2_lite","open_id":"o-123","order":"42"}',
+      "GET https://shop.example.com/merchant/payments/pay_42 null",
+    ]);
+    // The button back to the app now tells it how the payment went.
+    assert.equal(page.data.back["open-type"], "launchApp");
+    assert.equal(page.data.back["app-parameter"], "status=succeeded&payment=pay_42");
+    // The JavaScript build is loaded only where there is no WebAssembly.
+    assert.equal(loadedFiles.includes("../../lib/paybridge/paybridge.wasm.js"), !webAssembly);
+  });
+}

@@ -1,0 +1,85 @@
+// Types of paybridge/miniprogram (www/lib/miniprogram.js). The shapes shared
+// with the main entry are declared once, in index.d.ts.
+import type { PayOptions, PayResult, Payment } from "./index.js";
+
+export type {
+  Action,
+  Channel,
+  DeepPartial,
+  ErrorCode,
+  LaunchAppButton,
+  LaunchInfo,
+  MiniProgramApi,
+  MiniProgramCallbackResult,
+  MiniProgramLaunchOptions,
+  MiniProgramType,
+  PayEvent,
+  PayEventType,
+  PayOptions,
+  PayResult,
+  Payment,
+  PlanOptions,
+  Problem,
+  Profile,
+  Runtime,
+  Wallet1MiniAuthRequest,
+  Wallet1Scope,
+  Wallet2LaunchParams,
+  Wallet2LaunchRequest,
+} from "./index.js";
+export {
+  PayError,
+  defaultProfile,
+  detectRuntime,
+  launchAppButton,
+  planAction,
+  readLaunchOptions,
+  wallet1MiniAuthRequest,
+  wallet2LaunchRequest,
+} from "./index.js";
+
+/** The imports the module is instantiated with. */
+export type WasmImports = Record<string, Record<string, unknown>>;
+
+/**
+ * A mini-program runtime's WebAssembly object: `instantiate()` takes a path
+ * inside the code package (`.wasm` or `.wasm.br`), not bytes or a URL.
+ */
+export interface MiniProgramWebAssembly {
+  instantiate(path: string, imports: WasmImports): Promise<{ instance: { exports: object } } | { exports: object }>;
+}
+
+/** The JavaScript build, `paybridge/paybridge.wasm.js` (see paybridge.wasm.d.ts). */
+export interface WasmJsBuild {
+  readonly bindings: object;
+  readonly wasmExports: object;
+}
+
+export interface ReadyOptions {
+  /** paybridge_bg.wasm (or .wasm.br) inside the code package, e.g. `/lib/paybridge_bg.wasm`. */
+  wasmPath?: string;
+  /** The runtime's WebAssembly object. Default: `globalThis.WebAssembly`, where there is one. */
+  WebAssembly?: MiniProgramWebAssembly;
+  /**
+   * Where there is no WebAssembly: the JavaScript build, or a function that
+   * loads it only then: `() => require("paybridge/paybridge.wasm.js")`.
+   */
+  wasmJs?: WasmJsBuild | { default: WasmJsBuild } | (() => WasmJsBuild | { default: WasmJsBuild });
+}
+
+/**
+ * Loads the module once (later calls return the same promise): through the
+ * runtime's WebAssembly from `wasmPath`, or, with no WebAssembly, `wasmJs`.
+ * Fails with PayError `not_ready` (or `invalid_options` for a malformed option).
+ */
+export function ready(options?: ReadyOptions): Promise<void>;
+
+/**
+ * Awaits ready() (which must have been called), then pays through
+ * `options.api`, the mini-program's API object (its global): `tradePay` for
+ * wallet1, `requestPayment` for wallet2.
+ */
+export function pay(payment: Payment | string, options?: PayOptions): Promise<PayResult>;
+
+/** Bytes of the module's linear memory (0 before loading). */
+export function __wasmMemoryBytes(): number;

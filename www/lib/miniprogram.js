@@ -1,0 +1,122 @@
+// paybridge/miniprogram: the module for mini-program pages, bundled into
+// miniprogram.cjs (CommonJS, what mini-program tooling consumes) and
+// miniprogram.mjs. Mini-program runtimes are not browsers: no fetch, no
+// location, often no TextEncoder/TextDecoder, and WebAssembly (when there
+// is any) is an object of the runtime's own whose instantiate() takes a
+// path inside the code package. So ready() takes that object and that
+// path; where there is none, it runs the JavaScript build of the same
+// module (paybridge.wasm.js, made from the .wasm by wasm2js).
+
+// First: the glue makes a TextDecoder as soon as it is evaluated.
+import "./textcoding.js";
+import * as wasmBindings from "./paybridge_bg.js";
+import { PayError, link, modules } from "./shared.js";
+
+export { PayError, __wasmMemoryBytes } from "./shared.js";
+
+// The bindings in use: wasm-bindgen's glue of the .wasm, or the JS build's own.
+let bindings = null;
+let loading = null;
+
+function notReady(message, field, cause) {
+  return new PayError(message, "not_ready", field, undefined, cause);
+}
+
+function badOption(field, message) {
+  return new PayError(`${field} ${message}`, "invalid_options", field);
+}
+
+/** The JS build: `require(".../paybridge.wasm.js")`, or a function that requires it. */
+function wasmJsBuild(src) {
+  const m = typeof src === "function" ? src() : src;
+  const build = m && m.default && m.default.bindings ? m.default : m;
+  if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
+    throw badOption("wasmJs", "must be the paybridge.wasm.js module (or a function that returns it)");
+  }
+  return build;
+}
+
+function packagePath(path) {
+  if (typeof path !== "string" || !/\.wasm(\.br)?$/.test(path)) {
+    throw badOption("wasmPath", "must be the path of paybridge_bg.wasm (or .wasm.br) inside the code package");
+  }
+  return path;
+}
+
+async function load(options) {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw badOption("options", "must be an object { wasmPath, WebAssembly?, wasmJs? }");
+  }
+  const o = options || {};
+  const given = o.WebAssembly;
+  if (given !== undefined && (given === null || typeof given.instantiate !== "function")) {
+    throw badOption("WebAssembly", "must be the runtime's WebAssembly object (with instantiate(path, imports))");
+  }
+  const runtime = given || globalThis.WebAssembly;
+  const hasWasm = Boolean(runtime) && typeof runtime.instantiate === "function";
+  if (hasWasm && (o.wasmPath !== undefined || o.wasmJs === undefined)) {
+    if (o.wasmPath === undefined) {
+      throw badOption("wasmPath", "is missing: ready({ wasmPath }) names paybridge_bg.wasm inside the code package");
+    }
+    const path = packagePath(o.wasmPath);
+    let answer;
+    try {
+      answer = await runtime.instantiate(path, { "./paybridge_bg.js": wasmBindings });
+    } catch (e) {
+      throw notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
+    }
+    const instance = answer && answer.instance ? answer.instance : answer;
+    if (!instance || !instance.exports) throw notReady("the runtime's WebAssembly.instantiate() gave no instance", "WebAssembly");
+    modules.pay = link(wasmBindings, instance.exports);
+    bindings = wasmBindings;
+    return;
+  }
+  if (o.wasmJs === undefined) {
+    throw notReady(
+      "this runtime has no WebAssembly: pass its WebAssembly object as ready({ WebAssembly, wasmPath }), or the JavaScript build as ready({ wasmJs: require(\"paybridge/paybridge.wasm.js\") })",
+      "wasmJs",
+    );
+  }
+  const build = wasmJsBuild(o.wasmJs);
+  modules.pay = link(build.bindings, build.wasmExports);
+  bindings = build.bindings;
+}
+
+/**
+ * Loads the module once: through the runtime's WebAssembly from a path in
+ * the code package, or, where there is no WebAssembly, the JS build.
+ * Later calls return the same promise; a failed load may be retried.
+ */
+export function ready(options) {
+  if (!loading && modules.pay !== null) loading = Promise.resolve();
+  if (!loading) {
+    loading = load(options).catch((e) => {
+      loading = null;
+      throw e;
+    });
+  }
+  return loading;
+}
+
+function bound(name) {
+  return (...args) => {
+    if (bindings === null) throw notReady(`${name}() was called before ready() resolved`);
+    return bindings[name](...args);
+  };
+}
+
+export const planAction = bound("planAction");
+export const defaultProfile = bound("defaultProfile");
+export const detectRuntime = bound("detectRuntime");
+export const wallet1MiniAuthRequest = bound("wallet1MiniAuthRequest");
+export const wallet2LaunchRequest = bound("wallet2LaunchRequest");
+export const readLaunchOptions = bound("readLaunchOptions");
+export const launchAppButton = bound("launchAppButton");
+export const __debugCounts = bound("__debugCounts");
+
+/** Plans and performs a payment through `options.api` (the mini-program's API object). */
+export async function pay(payment, options) {
+  if (!loading) throw notReady("pay() was called before ready({ wasmPath }) (or ready({ wasmJs })) was called");
+  await loading;
+  return bindings.pay(payment, options);
+}

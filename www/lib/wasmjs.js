@@ -1,0 +1,17 @@
+// The JavaScript build of paybridge, bundled into paybridge.wasm.js
+// (CommonJS): binaryen's wasm2js translation of a second build of the crate
+// (MVP features only, so wasm-bindgen keeps JavaScript values in a heap
+// array rather than an externref table), with that build's own
+// wasm-bindgen glue. For runtimes with no WebAssembly: a mini-program page
+// passes this module to ready({ wasmJs }) of paybridge/miniprogram. It is
+// translated, not rewritten: the same Rust code, the same results.
+
+// First: the glue makes a TextDecoder as soon as it is evaluated.
+import "./textcoding.js";
+import * as glue from "./paybridge_bg.js";
+import * as translated from "./paybridge_bg.wasm.js";
+
+/** The glue that the entry links (`__wbg_set_wasm`) and calls. */
+export const bindings = glue;
+/** The translated module's exports, as a WebAssembly instance's would be. */
+export const wasmExports = Object.assign({}, translated);
