@@ -608,6 +608,7 @@ async fn serves_the_pages_and_the_package() {
     let r = sb.get("/sim").await;
     assert_eq!(r.status, 200);
     assert!(r.body.contains("/sim/bridge.js?wallet=wallet1"));
+    assert!(r.body.contains("href=\"/merchant/notifications\""), "the API and its receiver are described");
     assert_eq!(sb.get("/pkg/missing.js").await.status, 404);
     assert_eq!(sb.get("/pkg/../Cargo.toml").await.status, 404);
 }
