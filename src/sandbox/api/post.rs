@@ -15,6 +15,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use url::{Host, Position, Url};
 
+use crate::sandbox::http::redirect_target;
 use crate::verify::request::FORM_CONTENT_TYPE;
 
 /// A checked notification address.
@@ -27,12 +28,9 @@ pub struct Target {
 /// Checks `mer_bg_url`; the message says what the sandbox needs.
 pub fn target(text: &str) -> Result<Target, String> {
     const NEED: &str = "the sandbox notifies over plain http:// to a loopback address (127.0.0.1, localhost or [::1])";
-    let url = Url::parse(text).map_err(|e| format!("mer_bg_url is not an absolute URL ({e})"))?;
+    let url = redirect_target("mer_bg_url", text).map_err(|p| p.message)?;
     if url.scheme() != "http" {
         return Err(format!("mer_bg_url uses {}://: {NEED}", url.scheme()));
-    }
-    if !url.username().is_empty() || url.password().is_some() {
-        return Err("mer_bg_url must not hold user info".into());
     }
     let ip = match url.host() {
         Some(Host::Ipv4(a)) if a.is_loopback() => IpAddr::V4(a),

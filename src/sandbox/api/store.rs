@@ -21,13 +21,6 @@ pub struct Verification {
     pub ready: bool,
 }
 
-impl Verification {
-    /// The result field `name`.
-    pub fn field(&self, name: &str) -> Option<&Json> {
-        self.result.iter().find(|(k, _)| k == name).map(|(_, v)| v)
-    }
-}
-
 pub struct Verifications {
     by_seq_id: Bounded<Verification>,
     /// `seq_id` by `(app_token, order_id)`.
@@ -100,7 +93,7 @@ mod tests {
         assert_eq!(m.by_order_id("T", "o1").unwrap().seq_id, "S1");
         assert_eq!(m.by_order_id("U", "o1").unwrap().seq_id, "S3");
         assert!(m.by_seq_id("U", "S1").is_none(), "another caller's record is not found");
-        assert_eq!(m.by_seq_id("T", "S1").unwrap().field("resp_code"), Some(&Json::str("00")));
+        assert_eq!(m.by_seq_id("T", "S1").unwrap().result, [("resp_code".to_string(), Json::str("00"))]);
     }
 
     #[test]
