@@ -11,6 +11,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use url::Url;
 
+pub mod api;
+
 pub struct Res {
     pub status: u16,
     pub headers: Vec<(String, String)>,
