@@ -111,8 +111,10 @@ test: setup lint test-host test-node test-wasm test-browser size
 size: pkg
 	@node tests/tools/size.mjs
 
+## The sandbox on http://127.0.0.1:$(PORT): www/, pkg/, the merchant server,
+## simulated wallets and the authentication API. Ctrl-C stops it.
 demo: pkg
-	@echo "the sandbox arrives with its own issue; pkg/ is built and www/ is served by it"
+	cargo run --release --features sandbox --bin sandbox -- --port $(PORT)
 
 clean:
 	rm -rf pkg $(BG) $(BG_JS) $(STAGE)

@@ -13,9 +13,11 @@ use paybridge::payment::Payment;
 use paybridge::runtime::{Host, Runtime};
 use paybridge::sandbox::{self, Config, ManualClock};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use support::Res;
+use tokio::net::TcpListener;
 use url::Url;
+
+mod support;
 
 const START_MS: u64 = 1_800_000_000_000;
 const SECRET: &str = "sandbox-secret";
@@ -48,27 +50,6 @@ async fn start() -> Sandbox {
     Sandbox { addr, clock }
 }
 
-struct Res {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Res {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
-    }
-
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
-    }
-
-    fn location(&self) -> Url {
-        assert_eq!(self.status, 303, "{}", self.body);
-        Url::parse(self.header("location").expect("a Location header")).unwrap()
-    }
-}
-
 fn query(u: &Url, name: &str) -> Option<String> {
     u.query_pairs().find(|(k, _)| k == name).map(|(_, v)| v.into_owned())
 }
@@ -82,21 +63,6 @@ fn path_of(u: &str) -> String {
     }
 }
 
-fn dechunk(mut body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = body.windows(2).position(|w| w == b"\r\n").unwrap();
-        let size_text = std::str::from_utf8(&body[..line_end]).unwrap();
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16).unwrap();
-        body = &body[line_end + 2..];
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&body[..size]);
-        body = &body[size + 2..];
-    }
-}
-
 impl Sandbox {
     fn base(&self) -> String {
         format!("http://{}", self.addr)
@@ -104,27 +70,8 @@ impl Sandbox {
 
     /// One HTTP/1.1 request on its own connection.
     async fn send(&self, method: &str, path: &str, content_type: Option<&str>, body: &str) -> Res {
-        let mut s = TcpStream::connect(self.addr).await.unwrap();
-        let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n", self.addr, body.len());
-        if let Some(t) = content_type {
-            req.push_str(&format!("Content-Type: {t}\r\n"));
-        }
-        req.push_str("\r\n");
-        req.push_str(body);
-        s.write_all(req.as_bytes()).await.unwrap();
-        let mut raw = Vec::new();
-        tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut raw)).await.expect("an answer within 10 s").unwrap();
-        let split = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-        let head = String::from_utf8(raw[..split].to_vec()).unwrap();
-        let mut lines = head.split("\r\n");
-        let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
-        let headers: Vec<(String, String)> =
-            lines.filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string())).collect();
-        let mut body = raw[split + 4..].to_vec();
-        if headers.iter().any(|(k, v)| k == "transfer-encoding" && v.contains("chunked")) {
-            body = dechunk(&body);
-        }
-        Res { status, headers, body: String::from_utf8_lossy(&body).into_owned() }
+        let headers: Vec<(&str, &str)> = content_type.map(|t| ("Content-Type", t)).into_iter().collect();
+        support::send(self.addr, method, path, &headers, body).await
     }
 
     async fn get(&self, path: &str) -> Res {
@@ -661,6 +608,7 @@ async fn serves_the_pages_and_the_package() {
     let r = sb.get("/sim").await;
     assert_eq!(r.status, 200);
     assert!(r.body.contains("/sim/bridge.js?wallet=wallet1"));
+    assert!(r.body.contains("href=\"/merchant/notifications\""), "the API and its receiver are described");
     assert_eq!(sb.get("/pkg/missing.js").await.status, 404);
     assert_eq!(sb.get("/pkg/../Cargo.toml").await.status, 404);
 }

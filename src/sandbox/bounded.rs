@@ -1,7 +1,7 @@
 //! A map that forgets its oldest entries past a fixed size, so that a
 //! sandbox left running keeps its memory bounded.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 pub struct Bounded<V> {
     map: HashMap<String, V>,
@@ -48,6 +48,13 @@ impl<V> Bounded<V> {
         self.map.remove(key)
     }
 
+    /// The values, each once, oldest first.
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        // `order` may hold a key twice (removed, then inserted again).
+        let mut seen = HashSet::new();
+        self.order.iter().filter(move |k| seen.insert(k.as_str())).filter_map(|k| self.map.get(k))
+    }
+
     pub fn len(&self) -> usize {
         self.map.len()
     }
@@ -70,6 +77,7 @@ mod tests {
         assert_eq!(m.len(), 2);
         assert!(m.get("a").is_none());
         assert_eq!(m.get("c"), Some(&3));
+        assert_eq!(m.values().collect::<Vec<_>>(), [&2, &3]);
     }
 
     #[test]
@@ -85,5 +93,10 @@ mod tests {
         m.insert("x".into(), 1);
         m.insert("y".into(), 2);
         assert_eq!(m.len(), 2);
+        m.remove("x");
+        m.insert("x".into(), 3);
+        let mut values: Vec<i32> = m.values().copied().collect();
+        values.sort();
+        assert_eq!(values, [2, 3], "each value once");
     }
 }

@@ -20,12 +20,15 @@ paybridge sandbox: the demo pages, a merchant server, simulated wallets and
 authorization pages on one local address.
 
 usage: sandbox [--port N] [--www DIR] [--pkg DIR] [--notify-delay-ms N]
+               [--notify-attempts N] [--notify-retry-ms N]
                [--secret S] [--app-token T] [--rate-limit N]
 
   --port N             PORT              port on 127.0.0.1 (default 8080; 0 picks one)
   --www DIR            SANDBOX_WWW       demo pages served at / (default www)
   --pkg DIR            SANDBOX_PKG       built npm package served at /pkg/ (default pkg)
   --notify-delay-ms N  NOTIFY_DELAY_MS   delay before a verification notification (default 2000)
+  --notify-attempts N  NOTIFY_ATTEMPTS   sends of a notification before giving up (default 8)
+  --notify-retry-ms N  NOTIFY_RETRY_MS   first wait before sending it again, then doubling (default 1000)
   --secret S           SANDBOX_SECRET    signing key (default sandbox-secret)
   --app-token T        SANDBOX_APP_TOKEN authentication app_token, 40 characters
   --rate-limit N       RATE_LIMIT        requests per second per app_token (default 20; 0: no limit)
@@ -76,6 +79,11 @@ pub struct Config {
     pub pkg: PathBuf,
     /// Delay before the authentication API's notification is sent.
     pub notify_delay: Duration,
+    /// Sends of one notification, until the merchant answers 2xx; at least 1.
+    pub notify_attempts: u32,
+    /// The wait after the first unacknowledged send; each further one
+    /// doubles (at most a minute).
+    pub notify_retry: Duration,
     pub secret: String,
     pub app_token: String,
     /// Requests per second per `app_token`; 0 means no limit.
@@ -91,6 +99,8 @@ impl Default for Config {
             www: PathBuf::from("www"),
             pkg: PathBuf::from("pkg"),
             notify_delay: Duration::from_millis(2000),
+            notify_attempts: 8,
+            notify_retry: Duration::from_millis(1000),
             secret: DEFAULT_SECRET.to_string(),
             app_token: DEFAULT_APP_TOKEN.to_string(),
             rate_limit: 20,
@@ -127,6 +137,11 @@ impl Config {
                 "www" => c.www = PathBuf::from(v),
                 "pkg" => c.pkg = PathBuf::from(v),
                 "notify-delay-ms" => c.notify_delay = Duration::from_millis(number("notify delay", v)?),
+                "notify-attempts" => match number("notify attempts", v)? {
+                    0 => return Err("notify attempts must be at least 1".into()),
+                    n => c.notify_attempts = n,
+                },
+                "notify-retry-ms" => c.notify_retry = Duration::from_millis(number("notify retry", v)?),
                 "secret" if v.is_empty() => return Err("the secret must not be empty".into()),
                 "secret" => c.secret = v.to_string(),
                 "app-token" if v.chars().count() != 40 => {
@@ -143,6 +158,8 @@ impl Config {
             ("SANDBOX_WWW", "www"),
             ("SANDBOX_PKG", "pkg"),
             ("NOTIFY_DELAY_MS", "notify-delay-ms"),
+            ("NOTIFY_ATTEMPTS", "notify-attempts"),
+            ("NOTIFY_RETRY_MS", "notify-retry-ms"),
             ("SANDBOX_SECRET", "secret"),
             ("SANDBOX_APP_TOKEN", "app-token"),
             ("RATE_LIMIT", "rate-limit"),
@@ -192,6 +209,8 @@ mod tests {
         assert_eq!(c.www, PathBuf::from("www"));
         assert_eq!(c.pkg, PathBuf::from("pkg"));
         assert_eq!(c.notify_delay, Duration::from_millis(2000));
+        assert_eq!(c.notify_attempts, 8);
+        assert_eq!(c.notify_retry, Duration::from_millis(1000));
         assert_eq!(c.secret, "sandbox-secret");
         assert_eq!(c.app_token.len(), 40);
         assert_eq!(c.rate_limit, 20);
@@ -200,10 +219,12 @@ mod tests {
     #[test]
     fn flags_win_over_environment() {
         let c = parse(
-            &["--port", "9000", "--www=demo", "--rate-limit", "5"],
-            &[("PORT", "8081"), ("SANDBOX_SECRET", "s2"), ("NOTIFY_DELAY_MS", "10")],
+            &["--port", "9000", "--www=demo", "--rate-limit", "5", "--notify-attempts", "3"],
+            &[("PORT", "8081"), ("SANDBOX_SECRET", "s2"), ("NOTIFY_DELAY_MS", "10"), ("NOTIFY_ATTEMPTS", "2"), ("NOTIFY_RETRY_MS", "50")],
         )
         .unwrap();
+        assert_eq!(c.notify_attempts, 3);
+        assert_eq!(c.notify_retry, Duration::from_millis(50));
         assert_eq!(c.port, 9000);
         assert_eq!(c.www, PathBuf::from("demo"));
         assert_eq!(c.rate_limit, 5);
@@ -217,6 +238,7 @@ mod tests {
         assert!(parse(&[], &[("PORT", "70000")]).is_err());
         assert!(parse(&["--app-token", "short"], &[]).is_err());
         assert!(parse(&["--secret="], &[]).is_err());
+        assert!(parse(&["--notify-attempts", "0"], &[]).is_err());
         assert!(parse(&["--colour", "red"], &[]).is_err());
         assert!(parse(&["--port"], &[]).is_err());
         assert!(parse(&["extra"], &[]).is_err());

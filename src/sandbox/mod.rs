@@ -20,7 +20,8 @@
 //! | [`merchant`]  | `/merchant/payments`: creates payment objects for every channel; tells whether one was paid |
 //! | [`wallets`]   | `/sim/wallet1/cashier`, `/sim/cardnet/pay`, `/sim/pay/{ref}`, `/sim/bridge.js`, `/sim/miniprogram.js`: simulated cashiers, JS bridges and mini-program APIs |
 //! | [`oauth`]     | `/sim/wallet1/*`, `/sim/wallet2/*`, `/sim/cardnet/authorize`: simulated authorization pages and code exchanges |
-//! | [`api`]       | `/api/v1/*`: the aggregated authentication API |
+//! | [`api`]       | `/api/v1/*`: the aggregated authentication API; `/sim/deliveries`: the notifications it sent |
+//! | [`receiver`]  | `/merchant/notify`, `/merchant/notifications`: a merchant's notification receiver |
 //! | [`pages`]     | `/sim` (what is simulated), `www/` at `/`, `pkg/` at `/pkg/` |
 //!
 //! pay_info URLs point at `http://127.0.0.1:PORT`, so a page paying through
@@ -35,10 +36,12 @@ pub mod merchant;
 pub mod oauth;
 pub mod pages;
 pub mod ratelimit;
+pub mod receiver;
 pub mod sign;
 pub mod wallets;
 
 use std::future::Future;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::Router;
@@ -48,7 +51,8 @@ use crate::profile::Profile;
 use bounded::Bounded;
 pub use config::{Clock, Command, Config, ManualClock, SystemClock};
 
-/// How many payments and issued codes the sandbox remembers.
+/// How many payments, issued codes, verifications, notifications sent and
+/// notifications received the sandbox remembers (of each).
 pub const MEMORY: usize = 10_000;
 
 /// What every handler shares.
@@ -61,6 +65,11 @@ pub struct Sandbox {
     pub payments: Mutex<merchant::Payments>,
     pub grants: Mutex<Bounded<oauth::Grant>>,
     pub limiter: ratelimit::RateLimiter,
+    pub verifications: Mutex<api::store::Verifications>,
+    pub deliveries: Mutex<api::notifier::Deliveries>,
+    /// The `seq_id` counter.
+    pub seq: AtomicU64,
+    pub inbox: Mutex<receiver::Inbox>,
 }
 
 pub type AppState = Arc<Sandbox>;
@@ -79,6 +88,10 @@ impl Sandbox {
             payments: Mutex::new(merchant::Payments::new(MEMORY)),
             grants: Mutex::new(Bounded::new(MEMORY)),
             limiter: ratelimit::RateLimiter::new(config.rate_limit),
+            verifications: Mutex::new(api::store::Verifications::new(MEMORY)),
+            deliveries: Mutex::new(Bounded::new(MEMORY)),
+            seq: AtomicU64::new(1),
+            inbox: Mutex::new(receiver::Inbox::default()),
             config,
         }
     }
@@ -92,7 +105,12 @@ impl Sandbox {
 /// reached on (the one bound), since pay_info URLs point back at it.
 pub fn app(config: Config) -> Router {
     let state: AppState = Arc::new(Sandbox::new(config));
-    let routes = Router::new().merge(merchant::router()).merge(wallets::router()).merge(oauth::router()).merge(api::router());
+    let routes = Router::new()
+        .merge(merchant::router())
+        .merge(wallets::router())
+        .merge(oauth::router())
+        .merge(api::router())
+        .merge(receiver::router());
     pages::static_files(routes, &state).layer(axum::middleware::from_fn(pages::dev_headers)).with_state(state)
 }
 

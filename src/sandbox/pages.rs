@@ -74,8 +74,19 @@ mini-program page: wallet1's <code>tradePay</code> and <code>getAuthCode</code>,
 <li><a href=\"/sim/wallet2/authorize?appid=wallet2-sandbox-app&amp;redirect_uri=https%3A%2F%2Fshop.example%2Fback&amp;response_type=code&amp;scope=snsapi_base&amp;state=demo\">wallet2</a>, code exchanges <code>GET /sim/wallet2/oauth2/access_token</code> and <code>/sim/wallet2/jscode2session</code></li>
 <li><a href=\"/sim/cardnet/authorize?version=1.0.0&amp;redirectUrl=https%3A%2F%2Fshop.example%2Fback\">card network</a> (its <code>userAuthCode</code> lasts 5 minutes)</li>
 </ul>
+<h2>Aggregated authentication</h2>
+<p><code>POST /api/v1/trade/cardcheck</code>, <code>POST /api/v1/trade/namecheck</code> (form-encoded) and
+<code>GET /api/v1/checkresult</code>, with the <code>env</code> header and the <code>app_token</code>
+<code>sandbox-app-token-0000000000000000000000</code> (unless <code>--app-token</code> says otherwise).
+An <code>id_number</code> starting with 1-7 is consistent (<code>00</code>), 8-9 inconsistent (<code>01</code>),
+0 an exception (<code>99</code>); a card check without one goes by the last digit of <code>acct_no</code>.
+A card check with <code>mer_bg_url</code> answers <code>10201</code> and notifies after the delay
+(loopback <code>http://</code> addresses only); <code>mer_bg_url=http://127.0.0.1:PORT/merchant/notify</code>
+is this sandbox's own receiver: <a href=\"/merchant/notifications\">what it received</a>,
+<a href=\"/sim/deliveries\">what was sent</a>.</p>
 <p>Signatures use the sandbox's own rule: lowercase hex HMAC-SHA256 keyed with the secret
-(default <code>sandbox-secret</code>) of the sorted non-empty <code>name=value</code> pairs.</p>";
+(default <code>sandbox-secret</code>) of the sorted non-empty <code>name=value</code> pairs; an answer's
+<code>signature</code> is the same HMAC of its <code>data</code> text.</p>";
     page("paybridge sandbox", body)
 }
 

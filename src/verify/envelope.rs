@@ -8,6 +8,9 @@
 //! object rather than text (its compact rewriting is then what a `verify`
 //! hook sees). HTTP 400 answers are read like any other: the status is not
 //! the result, `return_code` is.
+//!
+//! [`encode_envelope`] writes the common envelope, for whatever plays the
+//! service (the sandbox server, tests).
 
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::{self, Json};
@@ -80,9 +83,32 @@ pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
     Ok(Envelope { data, data_text, signature, return_code })
 }
 
+/// The common envelope around `data_text` (a JSON object as text) and its
+/// `signature`: `{"data":"<data_text>","signature":"<signature>"}`.
+/// [`decode_envelope`] reads it back with `data_text` unchanged, which is
+/// what the signature signs.
+pub fn encode_envelope(data_text: &str, signature: &str) -> String {
+    Json::obj(vec![("data", Json::str(data_text)), ("signature", Json::str(signature))]).to_text()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn encodes_what_it_decodes() {
+        let data = r#"{"return_code":"10200","resp_info":"一致 \"ok\"\n","order_id":"o1"}"#;
+        let body = encode_envelope(data, "sig");
+        assert_eq!(
+            body,
+            r#"{"data":"{\"return_code\":\"10200\",\"resp_info\":\"一致 \\\"ok\\\"\\n\",\"order_id\":\"o1\"}","signature":"sig"}"#
+        );
+        let e = decode_envelope(200, &body).unwrap();
+        assert_eq!(e.data_text, data);
+        assert_eq!(e.signature.as_deref(), Some("sig"));
+        assert_eq!(e.return_code, "10200");
+        assert_eq!(text_field(&e.data, "resp_info").as_deref(), Some("一致 \"ok\"\n"));
+    }
 
     #[test]
     fn reads_the_envelope() {

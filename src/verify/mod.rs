@@ -13,6 +13,11 @@
 //! notification -> notify.rs (form.rs decoding) -> Outcome; dedupe.rs
 //! ```
 //!
+//! The other side, for whatever plays the service (the sandbox server,
+//! tests): inbound.rs checks a received request's parameters (90101),
+//! `envelope::encode_envelope` writes an answer and
+//! `notify::notification_params` the fields of a notification.
+//!
 //! [`Call`] is the driver an edge wraps: it asks for a signature, a send, a
 //! signature check or a sleep ([`Step`]) and is told what happened
 //! ([`Event`]); step.rs holds that vocabulary.
@@ -26,6 +31,7 @@ pub mod envelope;
 pub mod fields;
 pub mod form;
 pub mod ids;
+pub mod inbound;
 pub mod notify;
 pub mod outcome;
 pub mod query;
@@ -39,9 +45,10 @@ pub use client::Call;
 pub use codes::State;
 pub use config::Config;
 pub use dedupe::{Seen, SeenSeqIds};
-pub use envelope::{decode_envelope, Envelope};
+pub use envelope::{decode_envelope, encode_envelope, Envelope};
 pub use fields::{validate_card_check, validate_name_check};
-pub use notify::{parse_notification, Notification};
+pub use inbound::validate_received;
+pub use notify::{notification_params, parse_notification, Notification};
 pub use outcome::Outcome;
 pub use query::Query;
 pub use request::Request;

@@ -10,6 +10,10 @@
 //! sign string of every other field (values as they came, before the lists
 //! are decoded; in an object, a list given as an array counts as its compact
 //! JSON text).
+//!
+//! [`notification_params`] goes the other way, for whatever plays the
+//! service (the sandbox server, tests): the form fields of a notification
+//! from its record, which `sign_input` and `encode_form` then sign and encode.
 
 use super::envelope::text_field;
 use super::form::decode_form;
@@ -65,10 +69,10 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     let raw: Vec<(String, String)> = match input {
         Json::Str(text) if text.trim_start().starts_with('{') => {
             let v = json::parse(text, Code::InvalidResponse, "notification")?;
-            from_object(&v)?
+            notification_params(&v)?
         }
         Json::Str(text) => decode_form(text, "notification")?,
-        Json::Obj(_) => from_object(input)?,
+        Json::Obj(_) => notification_params(input)?,
         other => return Err(bad("notification", &cat(&[" must be form-encoded text or an object, not ", other.kind()]))),
     };
     for (i, (k, _)) in raw.iter().enumerate() {
@@ -108,9 +112,11 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     Ok(Notification { outcome, sign, sign_input: sign_input(&raw) })
 }
 
-/// The fields of an object as text: strings as they are, numbers, booleans,
-/// lists and objects as their JSON text; `null` is left out.
-fn from_object(v: &Json) -> Result<Vec<(String, String)>, PayError> {
+/// The fields of an object as text, in order: strings as they are, numbers,
+/// booleans, lists and objects as their compact JSON text; `null` is left
+/// out. This is how a notification object travels as a form, and the
+/// pairs whose [`sign_input`] its `sign` signs.
+pub fn notification_params(v: &Json) -> Result<Vec<(String, String)>, PayError> {
     let Some(m) = v.as_obj() else {
         return Err(bad("notification", &cat(&[" must be an object, not ", v.kind()])));
     };
@@ -168,6 +174,38 @@ mod tests {
             }
         }
         assert_eq!(parse_notification(&Json::Obj(m)).unwrap(), from_form);
+    }
+
+    #[test]
+    fn a_record_travels_as_a_signed_form() {
+        use crate::verify::form::encode_form;
+        let file = Json::obj(vec![("file_id", Json::str("f1")), ("file_type", Json::str("00")), ("file_source", Json::str("JVS"))]);
+        let record = Json::obj(vec![
+            ("seq_id", Json::str("S 1")),
+            ("order_id", Json::str("o&1")),
+            ("return_code", Json::str("10200")),
+            ("resp_code", Json::str("01")),
+            ("mp_ssim", Json::str("42.5")),
+            ("id_number", Json::Null),
+            ("file_list", Json::Arr(vec![file])),
+            ("face_identify_list", Json::Arr(vec![])),
+        ]);
+        let mut params = notification_params(&record).unwrap();
+        let names: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["seq_id", "order_id", "return_code", "resp_code", "mp_ssim", "file_list", "face_identify_list"]);
+        assert_eq!(params[5].1, r#"[{"file_id":"f1","file_type":"00","file_source":"JVS"}]"#);
+        assert_eq!(params[6].1, "[]");
+        let input = sign_input(&params);
+        params.push(("sign".into(), "sig".into()));
+        let n = parse_notification(&Json::Str(encode_form(&params))).unwrap();
+        assert_eq!(n.sign, "sig");
+        assert_eq!(n.sign_input, input);
+        assert_eq!(n.outcome.state, State::Inconsistent);
+        assert_eq!(n.outcome.seq_id.as_deref(), Some("S 1"));
+        assert_eq!(n.outcome.order_id, "o&1");
+        assert_eq!(n.outcome.score, Some(42.5));
+        assert!(matches!(n.outcome.record.as_ref().and_then(|r| r.get("file_list")), Some(Json::Arr(a)) if a.len() == 1));
+        assert!(notification_params(&Json::str("x")).is_err());
     }
 
     #[test]
