@@ -10,6 +10,7 @@
 //! call). Whether `app_token` is the right one (`90103`) and whether `sign`
 //! matches (`90102`) are not parameter checks and are left to the caller.
 
+use crate::prelude::*;
 use super::checks::valid_yyyymmdd;
 use super::fields::{validate_card_check, validate_name_check};
 use super::step::Operation;
