@@ -111,6 +111,14 @@ test: setup lint test-host test-node test-wasm test-browser size
 size: pkg
 	@node tests/tools/size.mjs
 
+## paybridge beside pingpp-js, measured in one run (tests/bench/README.md):
+## builds the release package, prints the table, writes
+## tests/bench/results/latest.json and the README's table, and exits non-zero
+## when a budget is missed. Not part of `make test` (slow, timing-dependent).
+## BENCH_LOADS=30 page loads per module, flow and mode; BENCH_ALLOW_MISS=1.
+bench: pkg setup-browser
+	node tests/bench/bench.mjs
+
 ## The sandbox on http://127.0.0.1:$(PORT): www/, pkg/, the merchant server,
 ## simulated wallets and the authentication API. Ctrl-C stops it.
 demo: pkg
