@@ -48,9 +48,15 @@ pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(BG)/paybridge_bg.opt.wasm pkg/paybridge_bg.wasm
 	cp $(BG)/paybridge_full_bg.opt.wasm pkg/paybridge_full_bg.wasm
-	cp $(BG)/paybridge_bg.js $(BG)/paybridge_full_bg.js pkg/
-	cp www/lib/index.js www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
+	cp $(BG)/paybridge_full_bg.js pkg/
+	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/paybridge.wasm.d.ts www/lib/package.json www/lib/README.md pkg/
+	# The browser entry is one file (shim and the payment module's glue), so
+	# a page reaches the .wasm after one module fetch, not four; the full
+	# module's glue stays separate and is imported only by ready().
+	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/api.js $(BG)/paybridge_bg.js $(STAGE)/browser/
+	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
+	  --external:./paybridge_full_bg.js $(STAGE)/browser/index.js --outfile=pkg/index.js
 	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(BG)/paybridge_bg.js $(STAGE)/
 	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
 	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs

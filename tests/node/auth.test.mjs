@@ -772,7 +772,7 @@ test("NotificationLog remembers a bounded number of seq_ids", () => {
 });
 
 test("the generated glue never names window, fetch or import.meta", () => {
-  const glue = readFileSync(new URL("../../pkg/paybridge_bg.js", import.meta.url), "utf8");
+  const glue = readFileSync(new URL("../../pkg/paybridge_full_bg.js", import.meta.url), "utf8");
   for (const word of [/\bwindow\b/, /\bfetch\b/, /import\.meta/]) {
     assert.doesNotMatch(glue, word);
   }

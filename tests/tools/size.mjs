@@ -8,10 +8,11 @@ const gz = (f) => (existsSync(new URL(f, pkg)) ? gzipSync(readFileSync(new URL(f
 
 export function sizes() {
   const wasm = gz("paybridge_bg.wasm");
-  const glue = gz("paybridge_bg.js");
-  const shim = gz("index.js") + gz("shared.js") + gz("api.js");
+  // The browser entry is one bundled file: the shim and the payment
+  // module's glue.
+  const js = gz("index.js");
   const out = {
-    browser: { wasm, glue, shim, total: wasm + glue + shim },
+    browser: { wasm, js, total: wasm + js },
   };
   // The full module, which ready() loads beside the payment module (the
   // authorization and verification exports).
@@ -20,8 +21,8 @@ export function sizes() {
   if (fullWasm !== null) out.full = { wasm: fullWasm, glue: fullGlue, total: fullWasm + fullGlue };
   const mp = gz("miniprogram.mjs");
   if (mp !== null) out.miniprogram = { wasm, bundle: mp, total: wasm + mp };
-  const js = gz("paybridge.wasm.js");
-  if (js !== null) out.wasm2js = { bundle: js };
+  const wasmJs = gz("paybridge.wasm.js");
+  if (wasmJs !== null) out.wasm2js = { bundle: wasmJs };
   return out;
 }
 
@@ -32,8 +33,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const kb = (n) => (n / 1000).toFixed(1).padStart(6) + " KB";
     console.log("gzip -9 sizes (1 KB = 1000 bytes)");
-    console.log(`browser, pay()  wasm ${kb(s.browser.wasm)}  glue ${kb(s.browser.glue)}  shim ${kb(s.browser.shim)}  total ${kb(s.browser.total)}`);
-    if (s.full) console.log(`full module     wasm ${kb(s.full.wasm)}  glue ${kb(s.full.glue)}                  total ${kb(s.full.total)}  (loaded by ready(), not by pay())`);
+    console.log(`browser, pay()  wasm ${kb(s.browser.wasm)}  js ${kb(s.browser.js)}  total ${kb(s.browser.total)}`);
+    if (s.full) console.log(`full module     wasm ${kb(s.full.wasm)}  js ${kb(s.full.glue)}  total ${kb(s.full.total)}  (loaded by ready(), not by pay())`);
     if (s.miniprogram) console.log(`mini-program    wasm ${kb(s.miniprogram.wasm)}  bundle ${kb(s.miniprogram.bundle)}  total ${kb(s.miniprogram.total)}`);
     if (s.wasm2js) console.log(`no-WebAssembly  JS build ${kb(s.wasm2js.bundle)}`);
   }
