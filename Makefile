@@ -92,13 +92,13 @@ $(BG_JS)/paybridge.wasm.js: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js 
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --all-targets --features sandbox -- -D warnings
+	cargo clippy --all-targets --features sandbox,serde -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra -- -D warnings
 	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js --target wasm32-unknown-unknown -- -D warnings
 
 test-host:
-	cargo test --features sandbox
+	cargo test --features sandbox,serde
 
 test-node: pkg
 	node --test tests/node/

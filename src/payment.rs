@@ -272,3 +272,13 @@ mod tests {
         assert_eq!(p.pay_info_url(Channel::Wallet1).unwrap_err().field.as_deref(), Some("pay_info"));
     }
 }
+
+/// With the `serde` feature a payment decodes from any serde format, by the
+/// same rules as [`Payment::from_json`] (unknown fields kept in `raw`).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Payment {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Payment, D::Error> {
+        let v = Json::deserialize(d)?;
+        Payment::from_json(v).map_err(|e| <D::Error as serde::de::Error>::custom(e.message))
+    }
+}
