@@ -93,7 +93,19 @@ proptest! {
 
 /// Strings shaped like URLs, with the tricks that fool weaker checks.
 fn url_like() -> impl Strategy<Value = String> {
-    let scheme = proptest::sample::select(vec!["https://", "HTTPS://", "http://", "https:", "https:/", "https:///", "//", "javascript:", "https:\\\\", " https://", "hTTps://"]);
+    let scheme = proptest::sample::select(vec![
+        "https://",
+        "HTTPS://",
+        "http://",
+        "https:",
+        "https:/",
+        "https:///",
+        "//",
+        "javascript:",
+        "https:\\\\",
+        " https://",
+        "hTTps://",
+    ]);
     let userinfo = proptest::sample::select(vec!["", "", "", "user@", "a:b@", "good.example@", "@"]);
     let host = prop_oneof![
         4 => host(),

@@ -7,7 +7,10 @@ use paybridge::{Json, Payment};
 
 #[test]
 fn payments_decode_with_serde_json() {
-    let p: Payment = serde_json::from_str(r#"{"pay_channel":"wallet2_pub","pay_info":"{\"appId\":\"a\"}","id":"ch_1","expend":{"pay_url":"https://x.example/p"}}"#).unwrap();
+    let p: Payment = serde_json::from_str(
+        r#"{"pay_channel":"wallet2_pub","pay_info":"{\"appId\":\"a\"}","id":"ch_1","expend":{"pay_url":"https://x.example/p"}}"#,
+    )
+    .unwrap();
     assert_eq!(p.pay_channel, "wallet2_pub");
     assert_eq!(p.pay_info, PayInfo::Fields(Json::obj(vec![("appId", Json::str("a"))])));
     assert_eq!(p.pay_url.as_deref(), Some("https://x.example/p"));
