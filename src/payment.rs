@@ -223,6 +223,16 @@ fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<Stri
     Ok(s)
 }
 
+/// With the `serde` feature a payment decodes from any serde format, by the
+/// same rules as [`Payment::from_json`] (unknown fields kept in `raw`).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Payment {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Payment, D::Error> {
+        let v = Json::deserialize(d)?;
+        Payment::from_json(v).map_err(|e| <D::Error as serde::de::Error>::custom(e.message))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,15 +280,5 @@ mod tests {
         assert_eq!(p.trade_no(Channel::Wallet1Pub).unwrap_err().field.as_deref(), Some("pay_info.tradeNO"));
         let p = Payment::from_text(r#"{"pay_channel":"wallet1","pay_info":{"x":1}}"#).unwrap();
         assert_eq!(p.pay_info_url(Channel::Wallet1).unwrap_err().field.as_deref(), Some("pay_info"));
-    }
-}
-
-/// With the `serde` feature a payment decodes from any serde format, by the
-/// same rules as [`Payment::from_json`] (unknown fields kept in `raw`).
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Payment {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Payment, D::Error> {
-        let v = Json::deserialize(d)?;
-        Payment::from_json(v).map_err(|e| <D::Error as serde::de::Error>::custom(e.message))
     }
 }
