@@ -9,7 +9,7 @@ WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext
   --enable-nontrapping-float-to-int --enable-multivalue --enable-mutable-globals
 PORT ?= 8080
 
-.PHONY: all setup setup-browser pkg test test-host test-node test-wasm test-browser lint size demo bench fuzz clean
+.PHONY: all setup setup-browser setup-fuzz pkg test test-host test-node test-wasm test-browser lint size demo bench fuzz fuzz-smoke clean
 
 all: pkg
 
@@ -18,6 +18,9 @@ setup:
 
 setup-browser:
 	@.ci/setup browser
+
+setup-fuzz:
+	@.ci/setup fuzz
 
 ## The npm package in pkg/: one .wasm, wasm-bindgen's bundler glue, and the
 ## entries of www/lib (browser, Node, mini-program).
@@ -61,6 +64,18 @@ size: pkg
 
 demo: pkg
 	@echo "the sandbox arrives with its own issue; pkg/ is built and www/ is served by it"
+
+## Coverage-guided fuzzing (nightly + cargo-fuzz; tests/fuzz/): every target
+## for FUZZ_SECONDS each; `fuzz-smoke` is the short run. A crash fails the
+## run and leaves its input in tests/fuzz/artifacts/<target>/.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+
+fuzz: setup setup-fuzz
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: setup setup-fuzz
+	tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
 clean:
 	rm -rf pkg target/bindgen
