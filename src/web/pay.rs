@@ -206,7 +206,7 @@ async fn perform(
                 Some(raw) => raw,
                 None => return Ok(no_callback(channel)),
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             Ok((outcome::wallet1_result(profile, channel, &answer), raw))
         }
         Action::Wallet2BridgePay { params } => {
@@ -230,7 +230,7 @@ async fn perform(
                 Some(raw) => raw,
                 None => return Ok(no_callback(channel)),
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
         }
         Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
@@ -239,7 +239,7 @@ async fn perform(
             let Some((which, raw)) = mini_call(&api, "tradePay", req, false, events, cbs).await? else {
                 return Ok(no_callback(channel));
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             let r = match which {
                 Callback::Success => outcome::wallet1_result(profile, channel, &answer),
                 _ => outcome::wallet1_fail(channel, &answer),
@@ -252,10 +252,27 @@ async fn perform(
             let Some((which, raw)) = mini_call(&api, "requestPayment", req, true, events, cbs).await? else {
                 return Ok(no_callback(channel));
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             Ok((outcome::wallet2_mini_result(channel, which, &answer), raw))
         }
     }
+}
+
+/// The wallet's answer as the outcome reads it: the whole value, or, when it
+/// cannot be read whole (too big, cyclic, hostile), the members the outcome
+/// reads, so that a wallet's code is never lost to the rest of its answer.
+fn answer_of(raw: &JsValue) -> Json {
+    from_js(raw, Code::InvalidResponse, "result").unwrap_or_else(|_| {
+        let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
+        Json::Obj(
+            read.iter()
+                .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
+                    Ok(v) if !v.is_null() => Some((k.to_string(), v)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    })
 }
 
 /// The wallet's screen came and went without a callback: the payment may or

@@ -77,6 +77,34 @@ test("a Proxy whose traps throw, as payment, options or answer, is a PayError an
   assert.deepEqual({ listeners: r.counts.listeners, waiters: r.counts.waiters }, { listeners: 0, waiters: 0 });
 });
 
+test("a callback whose answer is huge or cyclic still reports the wallet's code", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async ([p1, p2]) => {
+    const profile = pb.defaultProfile();
+    const huge = { resultCode: "9000", blob: Object.fromEntries(Array.from({ length: 30000 }, (_, i) => [`k${i}`, i])) };
+    const cyclic = { resultCode: "6001" };
+    cyclic.self = cyclic;
+    const deep = { err_msg: "getBrandPayRequest:ok" };
+    let d = deep;
+    for (let i = 0; i < 200; i++) d = d.next = {};
+    const out = [];
+    for (const arg of [huge, cyclic]) {
+      window[profile.wallet1.bridge] = { call: (n, params, cb) => cb(arg) };
+      const res = await pb.pay(p1);
+      out.push([res.status, res.code, res.raw === arg]);
+    }
+    window[profile.wallet2.bridge] = { invoke: (m, params, cb) => cb(deep) };
+    const res = await pb.pay(p2);
+    out.push([res.status, res.code, res.raw === deep]);
+    return out;
+  }, [wallet1Pub, wallet2Pub]);
+  assert.deepEqual(r, [
+    ["succeeded", "9000", true],
+    ["cancelled", "6001", true],
+    ["succeeded", "getBrandPayRequest:ok", true],
+  ]);
+});
+
 test("the ready event fired twice calls the wallet once", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
