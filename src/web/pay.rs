@@ -381,7 +381,10 @@ async fn bridge_call(
     })
     .await
     .map_err(|e| err(&e))?;
-    called?;
+    // A bridge that threw after calling back has answered: the answer counts.
+    if !is_full(&result) {
+        called?;
+    }
     Ok(await_callback(result).await.map(|(_, raw)| raw))
 }
 
@@ -459,7 +462,11 @@ async fn mini_call(
     events.emit("called", Some(&obj(&[("method", method)])));
     let f =
         env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
-    f.call1(api, &req).map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
+    let called = f.call1(api, &req);
+    // An API that threw after calling back has answered: the answer counts.
+    if !is_full(&result) {
+        called.map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
+    }
     Ok(await_callback(result).await)
 }
 

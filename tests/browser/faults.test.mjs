@@ -105,6 +105,28 @@ test("a callback whose answer is huge or cyclic still reports the wallet's code"
   ]);
 });
 
+test("a bridge that calls back inside call() and then throws: the wallet's answer counts", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    window[profile.wallet1.bridge] = {
+      call: (n, params, cb) => {
+        cb({ resultCode: "9000" });
+        throw new Error("bridge bookkeeping failed after the callback");
+      },
+    };
+    try {
+      const res = await pb.pay(p, { onEvent: record });
+      return { status: res.status, code: res.code, events: events.map((e) => e.type) };
+    } catch (e) {
+      return { error: e.code, message: e.message };
+    }
+  }, wallet1Pub);
+  assert.equal(r.status, "succeeded", JSON.stringify(r));
+  assert.equal(r.code, "9000");
+  assert.ok(r.events.includes("callback"));
+});
+
 test("the ready event fired twice calls the wallet once", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
