@@ -31,6 +31,27 @@ const W2 = { appId: "wxapp", timeStamp: "1700000000", nonceStr: "n", package: "p
 const wallet1Pub = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T100" } };
 const wallet2Pub = { pay_channel: "wallet2_pub", pay_info: W2 };
 
+test("a callback with a garbage argument gives failed, never a trap or a hang", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    const throwing = { get resultCode() { throw new Error("getter"); } };
+    const garbage = { null: null, undefined: undefined, number: 42, string: "9000", symbol: Symbol("x"), bigint: 10n, fn: () => 1, array: ["9000"], throwing, proxy: new Proxy({}, { get() { throw new Error("trap"); }, ownKeys() { throw new Error("trap"); } }) };
+    const out = {};
+    for (const [name, arg] of Object.entries(garbage)) {
+      window[profile.wallet1.bridge] = { call: (n, params, cb) => cb(arg) };
+      try {
+        const res = await Promise.race([pb.pay(p), new Promise((_, no) => setTimeout(() => no(new Error("hang")), 2000))]);
+        out[name] = res.status;
+      } catch (e) {
+        out[name] = `${e.name}: ${e.code ?? e.message}`;
+      }
+    }
+    return out;
+  }, wallet1Pub);
+  assert.deepEqual(r, Object.fromEntries(Object.keys(r).map((k) => [k, "failed"])));
+});
+
 test("a Proxy whose traps throw, as payment, options or answer, is a PayError and leaves the module working", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
