@@ -219,6 +219,37 @@ test("a bridge whose method is a throwing getter or a Proxy is a bridge_error", 
   assert.deepEqual(r, ["bridge_error", "bridge_error", "bridge_error"]);
 });
 
+test("onEvent that calls pay() again gets busy, and the first payment goes on", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => setTimeout(() => cb({ resultCode: "9000" }), 20) };
+    const inner = [];
+    const onEvent = (e) => {
+      if (e.type === "planned" || e.type === "called" || e.type === "callback") {
+        inner.push(pb.pay(p).then((r) => `paid ${r.status}`, (err) => `${e.type}: ${err.code}`));
+      }
+    };
+    const outer = await Promise.race([pb.pay(p, { onEvent }), new Promise((_, no) => setTimeout(() => no(new Error("deadlock")), 3000))]);
+    return { outer: outer.status, inner: await Promise.all(inner), again: (await pb.pay(p)).status };
+  }, wallet1Pub);
+  assert.equal(r.outer, "succeeded");
+  assert.deepEqual(r.inner, ["planned: busy", "called: busy", "callback: busy"]);
+  assert.equal(r.again, "succeeded");
+});
+
+test("onEvent that calls pay() on the result event still gets busy: the payment ends after it", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "9000" }) };
+    let inner;
+    const outer = await pb.pay(p, { onEvent: (e) => { if (e.type === "result") inner = pb.pay(p).then((r) => r.status, (err) => err.code); } });
+    return { outer: outer.status, inner: await inner };
+  }, wallet1Pub);
+  assert.deepEqual(r, { outer: "succeeded", inner: "busy" });
+});
+
 test("two tabs paying at once in the same browser context are independent", async () => {
   const context = await browser.newContext();
   const [a, b] = await Promise.all([harness(context), harness(context)]);

@@ -49,14 +49,29 @@ export function ready(options) {
   return loading;
 }
 
+/**
+ * `fn(...args)` once the module is loaded. When it is loaded already the
+ * call happens now, not a turn later: a second payment started while one
+ * is in flight (a double tap, an onEvent handler) must meet the in-flight
+ * guard before the first one can finish, or it would pay again.
+ */
+function whenReady(fn, args) {
+  if (isReady()) {
+    try {
+      return fn(...args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  return ready().then(() => fn(...args));
+}
+
 /** Plans, waits, performs and reports a payment. */
-export async function pay(payment, options) {
-  await ready();
-  return bg.pay(payment, options);
+export function pay(payment, options) {
+  return whenReady(bg.pay, [payment, options]);
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */
-export async function cardnetPay(callback, options) {
-  await ready();
-  return bg.cardnetPay(callback, options);
+export function cardnetPay(callback, options) {
+  return whenReady(bg.cardnetPay, [callback, options]);
 }
