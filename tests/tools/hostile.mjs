@@ -82,7 +82,7 @@ export function calls(pb, c) {
     case "auth_url":
       return [[c.builder, c.field, () => pb[c.builder](c.params, c.options)]];
     case "envelope":
-      return [["decodeEnvelope", c.field, () => pb.decodeEnvelope(c.body)]];
+      return [["decodeEnvelope", c.field, () => pb.decodeEnvelope(c.body, c.status)]];
     case "notification":
       return [["parseNotification", c.field, () => pb.parseNotification(c.body)]];
     default:
