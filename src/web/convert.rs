@@ -76,7 +76,8 @@ impl Walk {
         }
         if is_array(v).map_err(|_| "is an object that cannot be read")? {
             // `length` through Reflect: a Proxy's `get` trap may throw.
-            let len = Reflect::get(v, &JsValue::from_str("length")).ok().and_then(|n| n.as_f64()).ok_or("has a length that cannot be read")?;
+            let len =
+                Reflect::get(v, &JsValue::from_str("length")).ok().and_then(|n| n.as_f64()).ok_or("has a length that cannot be read")?;
             if len > MAX_NODES as f64 {
                 return Err("holds more than 20000 values");
             }
