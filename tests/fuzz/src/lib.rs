@@ -246,7 +246,8 @@ pub fn auth_callback(data: &[u8]) {
         Err(e) => return check_error(&e, &[Code::AuthFailed, Code::InvalidOptions]),
     };
     assert!(now.is_finite() && now >= 0.0);
-    assert!(cb.received_at <= now && cb.received_at > now - 1.0);
+    // Whole milliseconds, rounded down (beyond 2^53 every f64 is whole).
+    assert!(cb.received_at <= now && now - cb.received_at < 1.0, "{} from {now}", cb.received_at);
     if let Some(want) = expected {
         assert_eq!(cb.state.as_deref(), Some(want), "a callback was read with a state other than the one sent");
         assert_eq!(cb.expect_state(want), Ok(()));
@@ -290,7 +291,8 @@ pub fn envelope(data: &[u8]) {
         assert!((0.0..=100.0).contains(&s), "score {s}");
     }
     let j = o.to_json();
-    assert_eq!(json::parse(&j.to_text(), Code::InvalidResponse, "outcome").as_ref(), Ok(&j));
+    let back = json::parse(&j.to_text(), Code::InvalidResponse, "outcome").expect("the outcome reads back");
+    assert!(close(&back, &j), "{j:?} vs {back:?}");
 }
 
 /// `parseNotification`: the input as form text (or JSON text), and, when it
