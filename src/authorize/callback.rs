@@ -301,7 +301,7 @@ mod tests {
     fn stamps_whole_milliseconds() {
         assert_eq!(floor_ms(1_700_000_000_123.7), 1_700_000_000_123.0);
         assert_eq!(floor_ms(0.5), 0.0);
-        assert_eq!(floor_ms(7.0001000770710000e20), 7.0001000770710000e20);
+        assert_eq!(floor_ms(7.000_100_077_071e20), 7.000_100_077_071e20);
         assert_eq!(floor_ms(f64::MAX), f64::MAX);
     }
 
