@@ -21,7 +21,7 @@ BG_JS := target/bindgen-js
 STAGE := target/miniprogram
 PORT ?= 8080
 
-.PHONY: all setup setup-browser pkg pkg-files test test-host test-node test-wasm test-browser lint size demo bench fuzz clean
+.PHONY: all setup setup-browser setup-fuzz pkg pkg-files test test-host test-node test-wasm test-browser lint size demo bench fuzz fuzz-smoke test-fuzz clean
 
 all: pkg
 
@@ -30,6 +30,9 @@ setup:
 
 setup-browser:
 	@.ci/setup browser
+
+setup-fuzz:
+	@.ci/setup fuzz
 
 ## The npm package in pkg/, from three builds of the crate: the payment
 ## module (what pay() loads; also the mini-program's), the full module
@@ -110,7 +113,7 @@ test-wasm: pkg setup-browser
 test-browser: pkg setup-browser
 	node --test --test-concurrency=1 tests/browser/
 
-test: setup lint test-host test-node test-wasm test-browser size
+test: setup lint test-host test-node test-wasm test-browser test-fuzz size
 	@echo "all tests passed"
 
 ## Gzipped (-9) sizes of what a page downloads.
@@ -129,6 +132,29 @@ bench: pkg setup-browser
 ## simulated wallets and the authentication API. Ctrl-C stops it.
 demo: pkg
 	cargo run --release --features sandbox --bin sandbox -- --port $(PORT)
+
+## Coverage-guided fuzzing (nightly + cargo-fuzz; tests/fuzz/): every target
+## for FUZZ_SECONDS each; `fuzz-smoke` is the short run. A crash fails the
+## run and leaves its input in tests/fuzz/artifacts/<target>/; saved crashes
+## (tests/fuzz/regressions/) run in `make test` through tests/fuzz_regressions.rs.
+## `make test` runs the smoke (5 s a target, after about 4 minutes of
+## building the instrumented targets from a clean tree on 2 cores); on a
+## machine without the nightly toolchain it says so and skips it.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+
+fuzz: setup setup-fuzz
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: setup setup-fuzz
+	tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
+
+test-fuzz:
+	@if rustc +nightly --version >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory fuzz-smoke; \
+	else \
+	  echo "FUZZ SMOKE SKIPPED: no nightly toolchain on this machine (make fuzz needs it)"; \
+	fi
 
 clean:
 	rm -rf pkg $(BG) $(BG_JS) $(STAGE)

@@ -544,6 +544,10 @@ impl Parser<'_> {
             }
             exp += if eneg { -e } else { e };
         }
+        if mant == 0 {
+            // Zero with any exponent (`0e400` would be 0 times infinity).
+            return Ok(Json::Num(if neg { -0.0 } else { 0.0 }));
+        }
         let mut v = mant as f64;
         if exp > 0 {
             v *= pow10(exp);
@@ -555,6 +559,11 @@ impl Parser<'_> {
                 v /= pow10(22);
                 v /= pow10(-exp - 22);
             }
+        }
+        if !v.is_finite() {
+            // Beyond f64 (`1e400`): `JSON.parse` gives Infinity, which the
+            // wasm edge reads as null, as `to_text` writes it.
+            return Ok(Json::Null);
         }
         Ok(Json::Num(if neg { -v } else { v }))
     }
@@ -673,6 +682,9 @@ mod tests {
         assert_eq!(p(r#""\u00e9\ud83d\ude00""#), Json::str("é😀"));
         assert_eq!(p("0.1"), Json::Num(0.1));
         assert_eq!(p("1700000000"), Json::Num(1_700_000_000.0));
+        // Zero stays zero whatever its exponent; beyond f64 is null.
+        assert_eq!(p("[0e400,-0E+999,0.0e309,1e400,-1e400,1e-400]"), p("[0,-0,0,null,null,0]"));
+        assert_eq!(p("123456789897.2010132010131122212202e8790"), Json::Null);
     }
 
     #[test]

@@ -271,6 +271,10 @@ impl AuthCallback {
 
 /// Whole milliseconds, rounded down (`f64::floor` is not in `core`).
 fn floor_ms(t: f64) -> f64 {
+    // From 2^53 on every f64 is whole (and `as i64` would saturate at 2^63).
+    if t >= 9_007_199_254_740_992.0 {
+        return t;
+    }
     let w = t as i64 as f64;
     if w > t {
         w - 1.0
@@ -291,6 +295,14 @@ mod tests {
         for bad in ["%", "%4", "%zz", "%E4%B8", "%00", "%0A", "%7F", "%C2%85", "%FF"] {
             assert_eq!(decode(bad, true), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn stamps_whole_milliseconds() {
+        assert_eq!(floor_ms(1_700_000_000_123.7), 1_700_000_000_123.0);
+        assert_eq!(floor_ms(0.5), 0.0);
+        assert_eq!(floor_ms(7.000_100_077_071e20), 7.000_100_077_071e20);
+        assert_eq!(floor_ms(f64::MAX), f64::MAX);
     }
 
     #[test]

@@ -49,7 +49,9 @@ pub fn decode_form(text: &str, what: &str) -> Result<Vec<(String, String)>, PayE
             None => (seg, ""),
         };
         let name = decode_component(k, what)?;
-        let value = decode_component(v, &name)?;
+        // A bad value is blamed on its field, or on the whole input when the
+        // field has no name.
+        let value = decode_component(v, if name.is_empty() { what } else { &name })?;
         out.push((name, value));
     }
     Ok(out)
@@ -87,5 +89,7 @@ mod tests {
         let e = decode_form("a=%FF", "notification").unwrap_err();
         assert_eq!(e.code, Code::InvalidResponse);
         assert!(e.message.starts_with("a "), "{}", e.message);
+        let e = decode_form("a=1&=%FF", "notification").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("notification"));
     }
 }

@@ -77,6 +77,9 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     };
     for (i, (k, _)) in raw.iter().enumerate() {
         if raw[..i].iter().any(|(k2, _)| k2 == k) {
+            if k.is_empty() {
+                return Err(bad("notification", " has two fields with an empty name"));
+            }
             return Err(bad(k, " appears twice in the notification"));
         }
     }
@@ -224,6 +227,9 @@ mod tests {
             assert_eq!(e.code, Code::InvalidResponse, "{text}");
             assert_eq!(e.field.as_deref(), Some(field), "{text}: {}", e.message);
         }
+        let e = parse_notification(&Json::str("seq_id=S&order_id=o&return_code=1&sign=x&=a&=b")).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("notification"));
+        assert_eq!(e.message, "notification has two fields with an empty name");
         let long = cat(&["seq_id=", &"9".repeat(257), "&order_id=o&return_code=1&sign=x"]);
         assert!(parse_notification(&Json::Str(long)).is_err());
         assert!(parse_notification(&Json::Num(1.0)).is_err());

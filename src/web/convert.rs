@@ -3,7 +3,10 @@
 //! Reading walks the value the way `JSON.stringify` would (own enumerable
 //! string keys; `undefined` and functions left out) with limits on depth,
 //! size and string length, so a hostile value (a cycle, a getter that
-//! throws, a huge string) becomes a `PayError`, not a hang or a trap.
+//! throws, a huge string, a `Proxy` whose traps throw) becomes a
+//! `PayError`, not a hang or a trap. Every platform call the walk makes
+//! catches what it throws: an exception that crossed the wasm frames would
+//! skip their clean-up (the in-flight flag of `pay()` stayed set for good).
 
 use crate::error::{cat, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
@@ -11,6 +14,17 @@ use crate::prelude::*;
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Object.keys(v)`, which a `Proxy`'s `ownKeys` trap can make throw.
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn object_keys(v: &JsValue) -> Result<Array, JsValue>;
+
+    /// `Array.isArray(v)`, which throws for a revoked `Proxy`.
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(v: &JsValue) -> Result<bool, JsValue>;
+}
 
 /// The most values one input may hold.
 const MAX_NODES: usize = 20_000;
@@ -58,22 +72,31 @@ impl Walk {
             if s.length() > MAX_STRING {
                 return Err("holds a string longer than 1 MiB");
             }
+            // A lone surrogate has no UTF-8 form: refused, as the host's
+            // JSON parser refuses it, rather than replaced.
+            if !s.is_valid_utf16() {
+                return Err("holds a string with a lone surrogate (not valid Unicode)");
+            }
             return Ok(Json::Str(String::from(s)));
         }
-        if Array::is_array(v) {
-            let a: &Array = v.unchecked_ref();
-            if a.length() as usize > MAX_NODES {
+        if is_array(v).map_err(|_| "is an object that cannot be read")? {
+            // `length` through Reflect: a Proxy's `get` trap may throw.
+            let len =
+                Reflect::get(v, &JsValue::from_str("length")).ok().and_then(|n| n.as_f64()).ok_or("has a length that cannot be read")?;
+            if len > MAX_NODES as f64 {
                 return Err("holds more than 20000 values");
             }
-            let mut out = Vec::with_capacity(a.length() as usize);
-            for i in 0..a.length() {
+            let len = len as u32;
+            let a: &Array = v.unchecked_ref();
+            let mut out = Vec::with_capacity(len as usize);
+            for i in 0..len {
                 let item = Reflect::get_u32(a, i).map_err(|_| "has an element that cannot be read")?;
                 out.push(if item.is_function() { Json::Null } else { self.value(&item, depth + 1)? });
             }
             return Ok(Json::Arr(out));
         }
         if v.is_object() {
-            let keys = Object::keys(v.unchecked_ref::<Object>());
+            let keys = object_keys(v).map_err(|_| "is an object whose members cannot be listed")?;
             let mut out = Vec::with_capacity(keys.length() as usize);
             for k in keys.iter() {
                 let item = Reflect::get(v, &k).map_err(|_| "has a member that cannot be read")?;

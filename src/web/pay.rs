@@ -206,7 +206,7 @@ async fn perform(
                 Some(raw) => raw,
                 None => return Ok(no_callback(channel)),
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             Ok((outcome::wallet1_result(profile, channel, &answer), raw))
         }
         Action::Wallet2BridgePay { params } => {
@@ -230,7 +230,7 @@ async fn perform(
                 Some(raw) => raw,
                 None => return Ok(no_callback(channel)),
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
         }
         Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
@@ -239,7 +239,7 @@ async fn perform(
             let Some((which, raw)) = mini_call(&api, "tradePay", req, false, events, cbs).await? else {
                 return Ok(no_callback(channel));
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             let r = match which {
                 Callback::Success => outcome::wallet1_result(profile, channel, &answer),
                 _ => outcome::wallet1_fail(channel, &answer),
@@ -252,10 +252,27 @@ async fn perform(
             let Some((which, raw)) = mini_call(&api, "requestPayment", req, true, events, cbs).await? else {
                 return Ok(no_callback(channel));
             };
-            let answer = from_js(&raw, Code::InvalidResponse, "result").unwrap_or(Json::Null);
+            let answer = answer_of(&raw);
             Ok((outcome::wallet2_mini_result(channel, which, &answer), raw))
         }
     }
+}
+
+/// The wallet's answer as the outcome reads it: the whole value, or, when it
+/// cannot be read whole (too big, cyclic, hostile), the members the outcome
+/// reads, so that a wallet's code is never lost to the rest of its answer.
+fn answer_of(raw: &JsValue) -> Json {
+    from_js(raw, Code::InvalidResponse, "result").unwrap_or_else(|_| {
+        let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
+        Json::Obj(
+            read.iter()
+                .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
+                    Ok(v) if !v.is_null() => Some((k.to_string(), v)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    })
 }
 
 /// The wallet's screen came and went without a callback: the payment may or
@@ -304,13 +321,17 @@ pub async fn sleep(ms: u32) {
 }
 
 /// A wallet callback that counts once; later calls change nothing.
-fn once_callback(result: &SharedSlot<(Callback, JsValue)>, which: Callback, events: &Events) -> Closure<dyn FnMut(JsValue)> {
+/// What the wallet answered: which callback and its argument; `None` when
+/// the page came back from the wallet without one.
+type Answer = Option<(Callback, JsValue)>;
+
+fn once_callback(result: &SharedSlot<Answer>, which: Callback, events: &Events) -> Closure<dyn FnMut(JsValue)> {
     let (result, events) = (result.clone(), events.clone());
     Closure::wrap(Box::new(move |v: JsValue| {
         let first = match which {
             // `complete` counts only when neither success nor fail came.
-            Callback::CompleteOnly => !is_full(&result) && fill(&result, (which, v.clone())),
-            _ => fill(&result, (which, v.clone())),
+            Callback::CompleteOnly => !is_full(&result) && fill(&result, Some((which, v.clone()))),
+            _ => fill(&result, Some((which, v.clone()))),
         };
         events.emit(if first { "callback" } else { "callback_ignored" }, Some(&v));
     }) as Box<dyn FnMut(JsValue)>)
@@ -346,7 +367,7 @@ async fn bridge_call(
         return Err(err(&PayError::field(Code::WrongRuntime, "pay_channel", msg)));
     }
     events.emit("waiting", Some(&obj(&[("bridge", bridge), ("event", ready_event)])));
-    let result: SharedSlot<(Callback, JsValue)> = slot();
+    let result: SharedSlot<Answer> = slot();
     let cb = once_callback(&result, Callback::Success, events);
     let cb_fn: Function = cb.as_ref().unchecked_ref::<Function>().clone();
     cbs.push(cb);
@@ -364,7 +385,10 @@ async fn bridge_call(
     })
     .await
     .map_err(|e| err(&e))?;
-    called?;
+    // A bridge that threw after calling back has answered: the answer counts.
+    if !is_full(&result) {
+        called?;
+    }
     Ok(await_callback(result).await.map(|(_, raw)| raw))
 }
 
@@ -372,7 +396,7 @@ async fn bridge_call(
 /// own screen) and then shown again with no callback, the wait ends after a
 /// short grace period with `None` (reported as `pending`) rather than going
 /// on forever.
-async fn await_callback(result: SharedSlot<(Callback, JsValue)>) -> Option<(Callback, JsValue)> {
+async fn await_callback(result: SharedSlot<Answer>) -> Answer {
     let grace: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
     let _listener = env::document().map(|doc| {
         let (result, grace) = (result.clone(), grace.clone());
@@ -384,27 +408,18 @@ async fn await_callback(result: SharedSlot<(Callback, JsValue)>) -> Option<(Call
             } else if was_hidden.get() && !is_full(&result) {
                 let r = result.clone();
                 *grace.borrow_mut() = Some(Timeout::new(RETURN_GRACE_MS, move || {
-                    fill(&r, (Callback::CompleteOnly, returned_without_callback()));
+                    fill(&r, None);
                 }));
             }
         })
     });
     let r = SlotFuture(result).await;
     grace.borrow_mut().take();
-    if r.1.is_symbol() {
-        return None;
-    }
-    Some(r)
+    r
 }
 
 /// How long after the page is shown again a missing callback counts as none.
 const RETURN_GRACE_MS: u32 = 1500;
-
-/// Marks "the page came back without a callback" in the slot: a value no
-/// wallet can pass (a fresh symbol).
-fn returned_without_callback() -> JsValue {
-    JsValue::symbol(Some("paybridge:no-callback"))
-}
 
 fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str) -> Result<JsValue, JsValue> {
     let given = env::get(options_js, "api");
@@ -429,7 +444,7 @@ async fn mini_call(
     events: &Events,
     cbs: &mut Callbacks,
 ) -> Result<Option<(Callback, JsValue)>, JsValue> {
-    let result: SharedSlot<(Callback, JsValue)> = slot();
+    let result: SharedSlot<Answer> = slot();
     let mut names = vec![("success", Callback::Success), ("fail", Callback::Fail)];
     if with_complete {
         names.push(("complete", Callback::CompleteOnly));
@@ -442,7 +457,11 @@ async fn mini_call(
     events.emit("called", Some(&obj(&[("method", method)])));
     let f =
         env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
-    f.call1(api, &req).map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
+    let called = f.call1(api, &req);
+    // An API that threw after calling back has answered: the answer counts.
+    if !is_full(&result) {
+        called.map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
+    }
     Ok(await_callback(result).await)
 }
 

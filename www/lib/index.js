@@ -79,14 +79,30 @@ export function ready(options) {
   return Promise.all([loadPay(options?.wasm), loadFull(options?.wasmFull)]).then(() => undefined);
 }
 
+/**
+ * `name(...args)` of module `which` once it is loaded. When it is loaded
+ * already the call happens now, not a turn later: a second payment started
+ * while one is in flight (a double tap, an onEvent handler) must meet the
+ * in-flight guard before the first one can finish, or it would pay again.
+ */
+function whenLoaded(which, load, name, args) {
+  const m = modules[which];
+  if (m !== null) {
+    try {
+      return m.bg[name](...args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  return load().then(() => modules[which].bg[name](...args));
+}
+
 /** Plans, waits, performs and reports a payment (loads the payment module only). */
-export async function pay(payment, options) {
-  await loadPay();
-  return modules.pay.bg.pay(payment, options);
+export function pay(payment, options) {
+  return whenLoaded("pay", loadPay, "pay", [payment, options]);
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */
-export async function cardnetPay(callback, options) {
-  await loadFull();
-  return modules.full.bg.cardnetPay(callback, options);
+export function cardnetPay(callback, options) {
+  return whenLoaded("full", loadFull, "cardnetPay", [callback, options]);
 }

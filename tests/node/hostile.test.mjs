@@ -1,0 +1,35 @@
+// The hostile-input corpus through the built package in Node: every case
+// of tests/vectors/hostile*.json through the export of its kind, each a
+// PayError with the case's code and field, never a trap. Kinds whose
+// export this build lacks are skipped, and say so.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { FILES, withKinds, missing, check } from "../tools/hostile.mjs";
+
+const pb = await import("paybridge");
+const cases = withKinds(FILES.map((f) => JSON.parse(readFileSync(new URL(`../vectors/${f}`, import.meta.url), "utf8"))));
+const kinds = [...new Set(cases.map((c) => c.kind))];
+
+test("the corpus holds at least 300 cases of every kind", () => {
+  const count = Object.fromEntries(kinds.map((k) => [k, cases.filter((c) => c.kind === k).length]));
+  assert.ok(cases.length >= 300, `${cases.length} cases`);
+  for (const k of ["payment", "options", "url", "callback", "auth_url", "envelope", "notification"]) assert.ok(count[k] >= 20, `${k}: ${count[k]}`);
+  assert.equal(new Set(cases.map((c) => c.name)).size, cases.length, "names are unique");
+});
+
+for (const kind of kinds) {
+  const lacking = missing(pb, kind);
+  const some = cases.filter((c) => c.kind === kind);
+  const skip = lacking.length ? `${lacking.join(", ")} not exported by this build of the package: ${some.length} ${kind} cases not run` : false;
+  test(`hostile ${kind} cases (${some.length}) each give their PayError`, { skip }, async () => {
+    const problems = [];
+    for (const c of some) problems.push(...(await check(pb, c)));
+    assert.deepEqual(problems, []);
+  });
+}
+
+test("the module still works after the whole corpus", () => {
+  assert.equal(pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind, "wallet1_trade_pay");
+  assert.match(pb.cardnetAuthUrl({ redirectUrl: "https://shop.example/cb" }), /^https:\/\//);
+});
