@@ -3,33 +3,14 @@
 // fires twice, a throwing bridge, a bridge without its method, a throwing
 // or silent confirm, a second pay() in flight, and a page hidden and shown
 // again with no callback).
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "../tools/server.mjs";
-import { launch } from "../tools/chromium.mjs";
+import { useBrowser, openHarness, wallet1Pub, wallet2Pub } from "../tools/harness.mjs";
 
-let server, browser;
+const ctx = useBrowser();
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
+const harness = (context = ctx.browser) => openHarness(ctx, { context });
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function harness(context = browser) {
-  const page = await context.newPage();
-  await page.goto(`${server.url}/tests/browser/pages/harness.html`);
-  await page.waitForFunction(() => window.loaded);
-  return page;
-}
-
-const W2 = { appId: "wxapp", timeStamp: "1700000000", nonceStr: "n", package: "prepay_id=1", signType: "RSA", paySign: "sig" };
-const wallet1Pub = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T100" } };
-const wallet2Pub = { pay_channel: "wallet2_pub", pay_info: W2 };
 
 test("a callback with a garbage argument gives failed, never a trap or a hang", async () => {
   const page = await harness();
@@ -251,7 +232,7 @@ test("onEvent that calls pay() on the result event still gets busy: the payment 
 });
 
 test("two tabs paying at once in the same browser context are independent", async () => {
-  const context = await browser.newContext();
+  const context = await ctx.browser.newContext();
   const [a, b] = await Promise.all([harness(context), harness(context)]);
   const payIn = (page, code, delay) =>
     page.evaluate(

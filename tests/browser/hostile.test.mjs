@@ -4,31 +4,20 @@
 // PayError within a time limit, never trap, and never navigate: the page
 // keeps its address, no "navigating" event is reported, and no request
 // leaves for another host.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "../tools/server.mjs";
-import { launch } from "../tools/chromium.mjs";
+import { useBrowser } from "../tools/harness.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const ctx = useBrowser();
 
 /** Opens the harness, recording every request and navigation of the page. */
 async function harness() {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   const requests = [];
   const navigations = [];
   page.on("request", (r) => requests.push(r.url()));
   page.on("framenavigated", (f) => navigations.push(f.url()));
-  await page.goto(`${server.url}/tests/browser/pages/harness.html`);
+  await page.goto(`${ctx.server.url}/tests/browser/pages/harness.html`);
   await page.waitForFunction(() => window.loaded);
   return { page, requests, navigations };
 }
@@ -95,7 +84,7 @@ test("every hostile case gives its PayError in the page, and pay() neither navig
   await new Promise((res) => setTimeout(res, 200));
   assert.equal(page.url(), start, "the page moved");
   assert.deepEqual(navigations.filter((u) => u !== start), [], "the page navigated");
-  const foreign = requests.filter((u) => !u.startsWith(server.url));
+  const foreign = requests.filter((u) => !u.startsWith(ctx.server.url));
   assert.deepEqual(foreign, [], "a request left for another host");
   assert.deepEqual({ listeners: r.debug.listeners, waiters: r.debug.waiters }, { listeners: 0, waiters: 0 });
   // Visible in the test output: the kinds whose exports this build lacks.

@@ -3,25 +3,14 @@
 // throwing bridge), no document listener, no timer and no waiter remains,
 // the module retains at most its ring of 32 retired wallet callbacks, and
 // wasm memory is the same after 1,000 more of each.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "../tools/server.mjs";
-import { launch } from "../tools/chromium.mjs";
+import { useBrowser } from "../tools/harness.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const ctx = useBrowser();
 
 test("1,000 timed-out and 1,000 failed payments leave no listener, timer or closure, and memory stays flat", async () => {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   await page.addInitScript(() => {
     // Live document listeners by type, and live timers, counted from the
     // first script on.
@@ -59,7 +48,7 @@ test("1,000 timed-out and 1,000 failed payments leave no listener, timer or clos
       made,
     });
   });
-  await page.goto(`${server.url}/tests/browser/pages/harness.html`);
+  await page.goto(`${ctx.server.url}/tests/browser/pages/harness.html`);
   await page.waitForFunction(() => window.loaded);
   const r = await page.evaluate(async () => {
     const profile = pb.defaultProfile();

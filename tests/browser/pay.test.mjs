@@ -1,49 +1,14 @@
 // pay() in real headless Chromium, through the built package (pkg/index.js
 // loaded as a plain module script), with fake wallet bridges injected under
 // the profile's names.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { serve } from "../tools/server.mjs";
-import { launch } from "../tools/chromium.mjs";
+import { useBrowser, openHarness, wallet1Pub, wallet2Pub } from "../tools/harness.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const ctx = useBrowser();
 
 /** A fresh page on the harness, with listener bookkeeping installed first. */
-async function harness() {
-  const page = await browser.newPage();
-  await page.addInitScript(() => {
-    // Count document listeners by event type, to prove none is left behind.
-    const live = new Map();
-    const add = EventTarget.prototype.addEventListener;
-    const remove = EventTarget.prototype.removeEventListener;
-    EventTarget.prototype.addEventListener = function (type, fn, opts) {
-      if (this === document) live.set(type, (live.get(type) ?? 0) + 1);
-      return add.call(this, type, fn, opts);
-    };
-    EventTarget.prototype.removeEventListener = function (type, fn, opts) {
-      if (this === document) live.set(type, (live.get(type) ?? 0) - 1);
-      return remove.call(this, type, fn, opts);
-    };
-    window.liveListeners = () => Object.fromEntries([...live].filter(([, n]) => n !== 0));
-  });
-  await page.goto(`${server.url}/tests/browser/pages/harness.html`);
-  await page.waitForFunction(() => window.loaded);
-  return page;
-}
-
-const W2 = { appId: "wxapp", timeStamp: "1700000000", nonceStr: "n", package: "prepay_id=1", signType: "RSA", paySign: "sig" };
-const wallet1Pub = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T100" } };
-const wallet2Pub = { pay_channel: "wallet2_pub", pay_info: W2 };
+const harness = () => openHarness(ctx, { listeners: true });
 
 test("wallet1 bridge present before pay(): tradePay with tradeNO, result mapped", async () => {
   const page = await harness();
@@ -428,8 +393,8 @@ test("open_url without the fallback option resolves opened and stays", async () 
 });
 
 test("calls before ready() throw not_ready; pay() waits for it by itself", async () => {
-  const page = await browser.newPage();
-  await page.goto(`${server.url}/tests/browser/pages/blank.html`);
+  const page = await ctx.browser.newPage();
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
   const r = await page.evaluate(async () => {
     const mod = await import(`/pkg/index.js?fresh=${Math.random()}`);
     let early;
@@ -446,8 +411,8 @@ test("calls before ready() throw not_ready; pay() waits for it by itself", async
 test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_ready", async () => {
   const out = [];
   for (const kind of ["url", "bytes", "module", "missing"]) {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/tests/browser/pages/blank.html`);
+    const page = await ctx.browser.newPage();
+    await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
     out.push(
       await page.evaluate(async (kind) => {
         const mod = await import("/pkg/index.js");
@@ -468,10 +433,10 @@ test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_
 });
 
 test("pay() downloads only the payment module; ready() adds the full one", async () => {
-  const page = await browser.newPage();
+  const page = await ctx.browser.newPage();
   const fetched = [];
   page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
-  await page.goto(`${server.url}/tests/browser/pages/blank.html`);
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
   const r = await page.evaluate(async () => {
     const mod = await import("/pkg/index.js");
     window.Wallet1JSBridge = { call: (n, p, cb) => cb({ resultCode: "9000" }) };
