@@ -10,12 +10,12 @@
 //! call). Whether `app_token` is the right one (`90103`) and whether `sign`
 //! matches (`90102`) are not parameter checks and are left to the caller.
 
-use crate::prelude::*;
 use super::checks::valid_yyyymmdd;
 use super::fields::{validate_card_check, validate_name_check};
 use super::step::Operation;
 use crate::error::{cat, Problem};
 use crate::json::Json;
+use crate::prelude::*;
 
 /// The common parameters of every call, in the order the service lists them.
 pub const COMMON_PARAMS: [&str; 4] = ["order_date", "order_id", "app_token", "sign"];
