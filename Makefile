@@ -21,7 +21,7 @@ BG_JS := target/bindgen-js
 STAGE := target/miniprogram
 PORT ?= 8080
 
-.PHONY: all setup setup-browser setup-fuzz pkg pkg-files test test-host test-node test-wasm test-browser lint size demo bench fuzz fuzz-smoke test-fuzz clean
+.PHONY: all setup setup-browser setup-fuzz pkg pkg-files sandbox-bin test test-host test-node test-wasm test-browser lint size demo bench fuzz fuzz-smoke test-fuzz clean
 
 all: pkg
 
@@ -110,7 +110,11 @@ test-wasm: pkg setup-browser
 	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
 	  cargo test --target wasm32-unknown-unknown --test web
 
-test-browser: pkg setup-browser
+## The sandbox binary the demo tests start (tests/browser/demo.test.mjs).
+sandbox-bin:
+	cargo build --release --features sandbox --bin sandbox
+
+test-browser: pkg setup-browser sandbox-bin
 	node --test --test-concurrency=1 tests/browser/
 
 test: setup lint test-host test-node test-wasm test-browser test-fuzz size
@@ -128,8 +132,10 @@ size: pkg
 bench: pkg setup-browser
 	node tests/bench/bench.mjs
 
-## The sandbox on http://127.0.0.1:$(PORT): www/, pkg/, the merchant server,
-## simulated wallets and the authentication API. Ctrl-C stops it.
+## The sandbox on http://127.0.0.1:$(PORT): the demo pages of www/, pkg/, the
+## merchant server, simulated wallets and the authentication API. Ctrl-C
+## stops it. PORT, NOTIFY_DELAY_MS, SANDBOX_SECRET, RATE_LIMIT, ... are passed
+## on (www/demo/README.md).
 demo: pkg
 	cargo run --release --features sandbox --bin sandbox -- --port $(PORT)
 

@@ -186,7 +186,9 @@ enum Kind {
     Fragment,
 }
 
-fn valid(kind: Kind, v: &str) -> core::result::Result<(), &'static str> {
+/// `v` as a profile string of `kind`; `loopback` also lets an address be
+/// `http://127.0.0.1` or `http://localhost` (the local sandbox).
+fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result<(), &'static str> {
     if v.is_empty() || v.len() > 128 {
         return Err("must be 1 to 128 characters");
     }
@@ -219,7 +221,7 @@ fn valid(kind: Kind, v: &str) -> core::result::Result<(), &'static str> {
             }
             Ok(())
         }
-        Kind::Url => safe_url::check_shape(v, false).map(|_| ()),
+        Kind::Url => safe_url::check_shape(v, loopback).map(|_| ()),
         Kind::Fragment => {
             if b[0] == b'#' && b.len() > 1 && b[1..].iter().all(token) {
                 Ok(())
@@ -238,10 +240,10 @@ fn join(prefix: &str, key: &str) -> String {
     cat(&[prefix, ".", key])
 }
 
-fn set_str(slot: &mut String, v: &Json, kind: Kind, field: &str) -> Result<()> {
+fn set_str(slot: &mut String, v: &Json, kind: Kind, field: &str, loopback: bool) -> Result<()> {
     match v {
         Json::Str(s) => {
-            valid(kind, s).map_err(|why| bad(field, why))?;
+            valid(kind, s, loopback).map_err(|why| bad(field, why))?;
             *slot = s.clone();
             Ok(())
         }
@@ -271,6 +273,13 @@ impl Profile {
     /// value; unknown members are refused so that a misspelt name does not
     /// silently fall back to a default.
     pub fn merge(&mut self, patch: &Json, at: &str) -> Result<()> {
+        self.merge_with(patch, at, false)
+    }
+
+    /// [`Profile::merge`]; with `insecure_loopback` the provider addresses
+    /// may also be `http://127.0.0.1` or `http://localhost` (the option of
+    /// the same name, for the local sandbox's authorization pages).
+    pub fn merge_with(&mut self, patch: &Json, at: &str, insecure_loopback: bool) -> Result<()> {
         if patch.is_null() {
             return Ok(());
         }
@@ -289,7 +298,7 @@ impl Profile {
                         if group == "wallet1" && k == "resultCodes" {
                             self.merge_result_codes(v, &f)?;
                         } else if let Some((_, _, kind, slot, _)) = FIELDS.iter().find(|(gr, key, ..)| gr == group && key == k) {
-                            set_str(self.slot(*slot), v, *kind, &f)?;
+                            set_str(self.slot(*slot), v, *kind, &f, insecure_loopback)?;
                         } else {
                             return Err(unknown(&f));
                         }
@@ -302,7 +311,7 @@ impl Profile {
                     let mut out = Vec::with_capacity(items.len());
                     for it in items {
                         let mut s = String::new();
-                        set_str(&mut s, it, Kind::Token, &gf)?;
+                        set_str(&mut s, it, Kind::Token, &gf, false)?;
                         out.push(s);
                     }
                     self.mobile_tokens = out;

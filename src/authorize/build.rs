@@ -12,7 +12,8 @@
 //! - card network: `version=1.0.0`, `redirectUrl`.
 //!
 //! The redirect address must pass [`safe_url::check`] (`unsafe_url`);
-//! `insecureLoopback: true` lets the local sandbox use `http://127.0.0.1`.
+//! `insecureLoopback: true` lets the local sandbox use `http://127.0.0.1`,
+//! for the redirect address and for the profile's provider addresses.
 
 use super::{app_id, bad, opt_str, params_obj, push_param, valid_state, AuthOptions, STATE_RULE};
 use crate::error::{cat, Code, PayError, Result};
@@ -92,7 +93,7 @@ fn base(url: &str) -> (String, &str) {
 /// The finished address: the base's fragment (or `fragment`) put back, and
 /// the whole checked once more (its length above all: an encoded redirect
 /// address grows up to three times).
-fn finish(mut url: String, fragment: &str, redirect_key: &str) -> Result<String> {
+fn finish(mut url: String, fragment: &str, redirect_key: &str, policy: &UrlPolicy) -> Result<String> {
     if !fragment.is_empty() {
         if !fragment.starts_with('#') {
             url.push('#');
@@ -106,7 +107,8 @@ fn finish(mut url: String, fragment: &str, redirect_key: &str) -> Result<String>
             cat(&[redirect_key, " is too long: the authorization address would pass 8192 characters"]),
         ));
     }
-    safe_url::check(&url, &UrlPolicy::default(), redirect_key)?;
+    let loopback = UrlPolicy { insecure_loopback: policy.insecure_loopback, ..UrlPolicy::default() };
+    safe_url::check(&url, &loopback, redirect_key)?;
     Ok(url)
 }
 
@@ -123,7 +125,7 @@ pub fn wallet1_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     push_param(&mut url, "scope", &scopes);
     push_param(&mut url, "redirect_uri", uri);
     push_param(&mut url, "state", st);
-    finish(url, frag, "redirectUri")
+    finish(url, frag, "redirectUri", &o.policy)
 }
 
 /// `wallet2AuthUrl({ appId, redirectUri, scope, state }, options?)`.
@@ -147,7 +149,7 @@ pub fn wallet2_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     push_param(&mut url, "scope", scope);
     push_param(&mut url, "state", st);
     push_param(&mut url, "connect_redirect", "1");
-    finish(url, &w.redirect_fragment, "redirectUri")
+    finish(url, &w.redirect_fragment, "redirectUri", &o.policy)
 }
 
 /// `cardnetAuthUrl({ redirectUrl }, options?)`. The card network sends no
@@ -160,7 +162,7 @@ pub fn cardnet_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     let (mut url, frag) = base(&o.profile.cardnet.auth_url);
     push_param(&mut url, "version", CARDNET_VERSION);
     push_param(&mut url, "redirectUrl", uri);
-    finish(url, frag, "redirectUrl")
+    finish(url, frag, "redirectUrl", &o.policy)
 }
 
 #[cfg(test)]
@@ -204,6 +206,28 @@ mod tests {
         let o = j(r#"{"profile":{"cardnet":{"authUrl":"https://c.example/auth?x=1#top"}}}"#);
         let u = cardnet_auth_url(&j(r#"{"redirectUrl":"https://s.example/cb"}"#), Some(&o)).unwrap();
         assert_eq!(u, "https://c.example/auth?x=1&version=1.0.0&redirectUrl=https%3A%2F%2Fs.example%2Fcb#top");
+    }
+
+    #[test]
+    fn loopback_provider_addresses_need_insecure_loopback() {
+        // The local sandbox's authorization pages are http://127.0.0.1.
+        let params = j(r#"{"redirectUrl":"http://127.0.0.1:8080/cb"}"#);
+        let profile = r#""profile":{"cardnet":{"authUrl":"http://127.0.0.1:8080/sim/cardnet/authorize"}}"#;
+        let o = j(&cat(&["{", profile, r#","insecureLoopback":true}"#]));
+        let u = cardnet_auth_url(&params, Some(&o)).unwrap();
+        assert_eq!(u, "http://127.0.0.1:8080/sim/cardnet/authorize?version=1.0.0&redirectUrl=http%3A%2F%2F127.0.0.1%3A8080%2Fcb");
+        let e = cardnet_auth_url(&params, Some(&j(&cat(&["{", profile, "}"])))).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));
+        // Only loopback: another http host stays refused.
+        let o = j(r#"{"profile":{"cardnet":{"authUrl":"http://c.example/a"}},"insecureLoopback":true}"#);
+        let e = cardnet_auth_url(&params, Some(&o)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("profile.cardnet.authUrl"));
+        let o = j(r#"{"profile":{"wallet1":{"authUrl":"http://localhost:9/a"}},"insecureLoopback":true}"#);
+        let w1 = j(r#"{"appId":"app","redirectUri":"http://localhost:9/cb","scopes":"auth_base","state":"abcdefgh"}"#);
+        assert_eq!(
+            wallet1_auth_url(&w1, Some(&o)).unwrap(),
+            "http://localhost:9/a?app_id=app&scope=auth_base&redirect_uri=http%3A%2F%2Flocalhost%3A9%2Fcb&state=abcdefgh"
+        );
     }
 
     #[test]

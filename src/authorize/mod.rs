@@ -62,7 +62,8 @@ impl Provider {
 
 /// The options the authorization helpers read: `profile` (merged over the
 /// defaults) and `insecureLoopback` (accept an `http://127.0.0.1` or
-/// `http://localhost` redirect address, for the local sandbox). Other
+/// `http://localhost` redirect address and provider addresses, for the
+/// local sandbox). Other
 /// members are left to the edge.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AuthOptions {
@@ -80,13 +81,13 @@ impl AuthOptions {
         if v.as_obj().is_none() {
             return Err(bad("options", &cat(&["must be an object, not ", v.kind()])));
         }
-        if let Some(p) = v.get("profile") {
-            o.profile.merge(p, "profile")?;
-        }
         match v.get("insecureLoopback") {
             None | Some(Json::Null) => {}
             Some(Json::Bool(b)) => o.policy.insecure_loopback = *b,
             Some(_) => return Err(bad("insecureLoopback", "must be true or false")),
+        }
+        if let Some(p) = v.get("profile") {
+            o.profile.merge_with(p, "profile", o.policy.insecure_loopback)?;
         }
         Ok(o)
     }

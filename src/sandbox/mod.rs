@@ -6,6 +6,7 @@
 //! ```text
 //! cargo run --features sandbox --bin sandbox -- --www www --pkg pkg
 //! paybridge sandbox on http://127.0.0.1:8080
+//!   demo pages: http://127.0.0.1:8080/   what is simulated: http://127.0.0.1:8080/sim   Ctrl-C stops it
 //! ```
 //!
 //! The server lives in the library rather than in `src/bin/sandbox/` so that

@@ -252,7 +252,7 @@ export function waitForBridge(name: string, readyEvent: string, options?: { time
 export interface AuthOptions {
   /** Merged over `defaultProfile()`: provider addresses and wallet2's fragment. */
   profile?: DeepPartial<Profile>;
-  /** Also accept an `http://127.0.0.1` or `http://localhost` redirect address (the local sandbox only). */
+  /** Also accept `http://127.0.0.1` or `http://localhost` redirect and profile addresses (the local sandbox only). */
   insecureLoopback?: boolean;
 }
 

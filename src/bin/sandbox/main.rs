@@ -33,6 +33,7 @@ async fn main() -> ExitCode {
     };
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(config.port);
     println!("paybridge sandbox on http://{}:{port}", config.host);
+    println!("  demo pages: http://{}:{port}/   what is simulated: http://{}:{port}/sim   Ctrl-C stops it", config.host, config.host);
     match sandbox::serve(listener, config, sandbox::shutdown_signal()).await {
         Ok(()) => {
             println!("paybridge sandbox stopped");
