@@ -281,8 +281,9 @@ fn punycode_encode(input: &[char]) -> Option<String> {
 /// RFC 3492 decoding of the part after `xn--` (lowercase); `None` when it
 /// is not valid punycode or would stand for more than 63 characters.
 fn punycode_decode(code: &str) -> Option<Vec<char>> {
-    let (basic, rest) = match code.rfind('-') {
-        Some(i) => (&code[..i], &code[i + 1..]),
+    // `get`, not slicing: no panic path (and no formatter) in the wasm.
+    let (basic, rest) = match code.bytes().rposition(|b| b == b'-') {
+        Some(i) => (code.get(..i)?, code.get(i + 1..)?),
         None => ("", code),
     };
     let mut out: Vec<char> = basic.chars().collect();
