@@ -777,3 +777,35 @@ test("the generated glue never names window, fetch or import.meta", () => {
     assert.doesNotMatch(glue, word);
   }
 });
+
+test("notifications out of order and replayed: each verification recorded once, with its own result", async () => {
+  const inbox = await startInbox();
+  try {
+    const a = await client().cardCheck(card({ mer_bg_url: inbox.url, id_number: ID_CONSISTENT_2 }));
+    const b = await client().cardCheck(card({ mer_bg_url: inbox.url, id_number: ID_INCONSISTENT }));
+    assert.equal(a.state, "pending");
+    assert.equal(b.state, "pending");
+    await inbox.waitFor(2);
+    const bodies = inbox.received.map((r) => r.body);
+    // A merchant handler: verify, then handle each seq_id once.
+    const log = new pb.NotificationLog();
+    const records = new Map();
+    const handle = async (body) => {
+      const o = await pb.verifyNotification(body, verify);
+      if (log.seen(o.seqId) === "duplicate") return "duplicate";
+      records.set(o.seqId, o.state);
+      return "handled";
+    };
+    // Newest first, then the oldest, then both again.
+    const order = [bodies[1], bodies[0], bodies[1], bodies[0]];
+    const answers = [];
+    for (const body of order) answers.push(await handle(body));
+    assert.deepEqual(answers, ["handled", "handled", "duplicate", "duplicate"]);
+    const bySeq = Object.fromEntries(records);
+    assert.equal(bySeq[a.seqId], "consistent");
+    assert.equal(bySeq[b.seqId], "inconsistent");
+    assert.equal(records.size, 2);
+  } finally {
+    await inbox.close();
+  }
+});
