@@ -242,9 +242,17 @@ async fn run(callback: JsValue, options_js: JsValue) -> Js {
     let answered = order
         .call2(&JsValue::UNDEFINED, &code, &to_js(&go_on.to_json()))
         .map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function threw", &t))?;
-    let payment_js = super::task::settle(&Promise::resolve(&answered))
-        .await
-        .map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function failed", &t))?;
+    let payment_js = match super::pay::settle_within(&answered, opts.confirm_timeout_ms).await {
+        Some(answer) => answer.map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function failed", &t))?,
+        None => {
+            // A merchant call that never answers must not hold the
+            // in-flight guard for the rest of the page's life.
+            let mut m = String::from("order did not answer within ");
+            crate::error::push_u64(&mut m, opts.confirm_timeout_ms as u64);
+            m.push_str(" ms (confirmTimeoutMs)");
+            return Err(err(&PayError::field(Code::Transport, "order", m)));
+        }
+    };
 
     let (planned, url) = cardnet_plan(&payment_js, &opts).map_err(e)?;
     events.emit("planned", Some(&to_js(&planned)));

@@ -480,25 +480,16 @@ async fn confirm_status(
     let answered = confirm
         .call2(&JsValue::UNDEFINED, payment_js, &hint)
         .map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook threw", &t))?;
-    // Race the answer against a timer that is cleared either way.
-    let timer: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
-    let t2 = timer.clone();
-    let expiry = Promise::new(&mut |resolve, _| {
-        *t2.borrow_mut() = Some(Timeout::new(timeout_ms, move || {
-            let _ = resolve.call1(&JsValue::UNDEFINED, &JsValue::from_str(CONFIRM_TIMED_OUT));
-        }));
-    });
-    let raced = Promise::race(&Array::of2(&Promise::resolve(&answered), &expiry));
-    let answer = super::task::settle(&raced).await;
-    timer.borrow_mut().take();
-    let answer = answer.map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook failed", &t))?;
+    let answer = match settle_within(&answered, timeout_ms).await {
+        Some(a) => a.map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook failed", &t))?,
+        None => {
+            let mut m = String::from("the confirm hook did not answer within ");
+            crate::error::push_u64(&mut m, timeout_ms as u64);
+            m.push_str(" ms (confirmTimeoutMs)");
+            return Err(err(&PayError::field(Code::ConfirmFailed, "confirm", m)));
+        }
+    };
     let text = answer.as_string().unwrap_or_default();
-    if text == CONFIRM_TIMED_OUT {
-        let mut m = String::from("the confirm hook did not answer within ");
-        crate::error::push_u64(&mut m, timeout_ms as u64);
-        m.push_str(" ms (confirmTimeoutMs)");
-        return Err(err(&PayError::field(Code::ConfirmFailed, "confirm", m)));
-    }
     Status::from_name(&text).ok_or_else(|| {
         let m =
             cat(&["the confirm hook answered ", crate::safe_url::clip(&text), "; it must answer a PayResult status such as \"succeeded\""]);
@@ -506,4 +497,24 @@ async fn confirm_status(
     })
 }
 
-const CONFIRM_TIMED_OUT: &str = "\u{0}paybridge:confirm-timeout";
+/// `v` (a value or a promise, as a hook answers) once it settles, or `None`
+/// when `ms` pass first. The timer is cleared either way.
+pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue, JsValue>> {
+    // A marker no hook can answer: a fresh object the timer resolves with.
+    let marker: JsValue = Object::new().into();
+    let timer: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
+    let (t2, m2) = (timer.clone(), marker.clone());
+    let expiry = Promise::new(&mut |resolve, _| {
+        let m = m2.clone();
+        *t2.borrow_mut() = Some(Timeout::new(ms, move || {
+            let _ = resolve.call1(&JsValue::UNDEFINED, &m);
+        }));
+    });
+    let raced = Promise::race(&Array::of2(&Promise::resolve(v), &expiry));
+    let answer = super::task::settle(&raced).await;
+    timer.borrow_mut().take();
+    match answer {
+        Ok(a) if Object::is(&a, &marker) => None,
+        other => Some(other),
+    }
+}

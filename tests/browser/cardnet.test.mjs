@@ -178,6 +178,25 @@ test("an order that throws rejects transport and keeps the cause", async () => {
   await page.close();
 });
 
+test("an order that never answers rejects transport after confirmTimeoutMs and frees the next payment", async () => {
+  const { page, url, cashierHits } = await callbackPage(FRESH);
+  const t0 = Date.now();
+  const r = await payFails(page, { orderSrc: "return new Promise(() => {});", options: { confirmTimeoutMs: 300 } });
+  const took = Date.now() - t0;
+  assert.equal(r.code, "transport", r.message);
+  assert.equal(r.field, "order");
+  assert.match(r.message, /did not answer within 300 ms/);
+  assert.ok(took < 2000, `took ${took} ms`);
+  // The in-flight guard (shared by the full module's payments) was
+  // released: the next cardnetPay reaches its order, not `busy`.
+  const next = await payFails(page, { orderSrc: 'throw new Error("second order reached");' });
+  assert.equal(next.code, "transport", next.message);
+  assert.match(next.message, /second order reached/);
+  assert.equal(page.url(), url);
+  assert.deepEqual(cashierHits, []);
+  await page.close();
+});
+
 test("an order giving a javascript: pay_url rejects unsafe_url and stays", async () => {
   const { page, url, cashierHits } = await callbackPage(FRESH);
   const r = await payFails(page, {

@@ -322,10 +322,13 @@ export interface CardnetOrder {
 }
 
 export interface CardnetPayOptions extends Omit<PayOptions, "confirm" | "confirmTimeoutMs" | "fallbackAfterMs">, ParseAuthCallbackOptions {
+  /** How long `order` may take before the call rejects with PayError `transport` (default 15000 ms). */
+  confirmTimeoutMs?: number;
   /**
    * The merchant's call that orders with the card-network code and gives
    * the cardnet payment (`expend.pay_url`). A throw or a rejection is a
-   * PayError `transport` (field `order`) with the thrown value as `cause`;
+   * PayError `transport` (field `order`) with the thrown value as `cause`,
+   * and so is no answer within `confirmTimeoutMs`;
    * an answer that is not a cardnet payment is `invalid_payment` or
    * `unsafe_url`, and the page does not move.
    */
