@@ -10,7 +10,7 @@ use super::convert::{from_js, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err, to_js_with_cause};
 use super::pay::sleep;
-use super::task::{promise, settle};
+use super::task::promise;
 use super::transport::{Failure, Transport};
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::Json;
@@ -175,7 +175,7 @@ async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, Js
         event = match call.next(event) {
             Step::NeedSign(params) => {
                 inner.transport.available().map_err(|e| err(&e))?;
-                Event::Signed(call_sign(&inner.sign, &params).await?)
+                Event::Signed(call_sign(&inner.sign, &params, inner.transport.timeout_ms).await?)
             }
             Step::Send(request) => {
                 let (event, failure) = inner.transport.send(&request).await.map_err(|e| err(&e))?;
@@ -185,7 +185,7 @@ async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, Js
                 event
             }
             Step::NeedVerify { data, signature } => match &inner.verify {
-                Some(f) => Event::Verified(call_verify(f, &data, &signature).await?),
+                Some(f) => Event::Verified(call_verify(f, &data, &signature, inner.transport.timeout_ms).await?),
                 None => Event::Verified(false),
             },
             Step::Sleep(ms) => {
@@ -214,17 +214,26 @@ pub fn params_object(params: &[(String, String)]) -> JsValue {
     o.into()
 }
 
-/// The value of a hook's answer, awaited when it is a promise.
-async fn hook_answer(f: &Function, name: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
+/// The value of a hook's answer, awaited when it is a promise, for at most
+/// `timeout_ms` (a hook that never answers must not hang the call).
+async fn hook_answer(f: &Function, name: &str, args: &[JsValue], timeout_ms: u32) -> Result<JsValue, JsValue> {
     let called = match args {
         [a] => f.call1(&JsValue::UNDEFINED, a),
         [a, b] => f.call2(&JsValue::UNDEFINED, a, b),
         _ => f.call0(&JsValue::UNDEFINED),
     };
     let returned = called.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook threw"]), &t))?;
-    settle(&Promise::resolve(&returned))
-        .await
-        .map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook's promise rejected"]), &t))
+    match super::pay::settle_within(&returned, timeout_ms).await {
+        Some(answer) => {
+            answer.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook's promise rejected"]), &t))
+        }
+        None => {
+            let mut m = cat(&["the ", name, " hook did not answer within "]);
+            crate::error::push_u64(&mut m, timeout_ms as u64);
+            m.push_str(" ms (timeoutMs)");
+            Err(err(&PayError::field(Code::BridgeError, name, m)))
+        }
+    }
 }
 
 fn type_name(v: &JsValue) -> String {
@@ -235,16 +244,16 @@ fn type_name(v: &JsValue) -> String {
 }
 
 /// Calls `sign(params)`: the signature, as a string.
-async fn call_sign(sign: &Function, params: &[(String, String)]) -> Result<String, JsValue> {
-    let v = hook_answer(sign, "sign", &[params_object(params)]).await?;
+async fn call_sign(sign: &Function, params: &[(String, String)], timeout_ms: u32) -> Result<String, JsValue> {
+    let v = hook_answer(sign, "sign", &[params_object(params)], timeout_ms).await?;
     v.as_string().ok_or_else(|| {
         err(&bad_option("sign", &cat(&["must return the signature as a string (or a Promise of one), not ", &type_name(&v)])))
     })
 }
 
 /// Calls `verify(data, signature)`: true or false.
-pub async fn call_verify(verify: &Function, data: &str, signature: &str) -> Result<bool, JsValue> {
-    let v = hook_answer(verify, "verify", &[JsValue::from_str(data), JsValue::from_str(signature)]).await?;
+pub async fn call_verify(verify: &Function, data: &str, signature: &str, timeout_ms: u32) -> Result<bool, JsValue> {
+    let v = hook_answer(verify, "verify", &[JsValue::from_str(data), JsValue::from_str(signature)], timeout_ms).await?;
     v.as_bool().ok_or_else(|| err(&bad_option("verify", &cat(&["must return true or false (or a Promise of it), not ", &type_name(&v)]))))
 }
 

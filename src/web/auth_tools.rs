@@ -91,7 +91,7 @@ pub fn verify_notification_js(body: JsValue, verify: JsValue) -> Promise {
     promise(async move {
         let verify = verify.map_err(|e| err(&e))?;
         let n = parsed.map_err(|e| err(&e))?;
-        let ok = call_verify(&verify, &n.sign_input, &n.sign).await?;
+        let ok = call_verify(&verify, &n.sign_input, &n.sign, super::auth::DEFAULT_REQUEST_TIMEOUT_MS).await?;
         n.accept(ok).map(|o| to_js(&o.to_json())).map_err(|e| err(&e))
     })
 }

@@ -809,3 +809,17 @@ test("notifications out of order and replayed: each verification recorded once, 
     await inbox.close();
   }
 });
+
+test("a sign or verify hook that never answers ends the call after timeoutMs, never hangs it", async () => {
+  const mark = srv.log.length;
+  const t0 = Date.now();
+  await rejectsWith(client({ sign: () => new Promise(() => {}), timeoutMs: 200 }).nameCheck(person()), "bridge_error", (e) => {
+    assert.equal(e.field, "sign");
+    assert.match(e.message, /did not answer within 200 ms/);
+  });
+  assert.ok(Date.now() - t0 < 2000);
+  assert.deepEqual(since(mark), [], "nothing unsigned was sent");
+  await rejectsWith(client({ verify: () => new Promise(() => {}), timeoutMs: 200 }).nameCheck(person()), "bridge_error", (e) => {
+    assert.equal(e.field, "verify");
+  });
+});
