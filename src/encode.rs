@@ -24,6 +24,15 @@ pub fn push_component(out: &mut String, s: &str) {
     }
 }
 
+/// Appends `bytes` as lowercase hex (signatures, ids, JSON escapes).
+pub fn push_hex(out: &mut String, bytes: &[u8]) {
+    const LOWER: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(LOWER[(b >> 4) as usize] as char);
+        out.push(LOWER[(b & 15) as usize] as char);
+    }
+}
+
 fn hex_value(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),

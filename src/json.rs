@@ -255,9 +255,7 @@ fn write_string(s: &str, out: &mut String) {
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 => {
                 out.push_str("\\u00");
-                let hex = b"0123456789abcdef";
-                out.push(hex[(c as usize) >> 4] as char);
-                out.push(hex[(c as usize) & 15] as char);
+                crate::encode::push_hex(out, &[c as u8]);
             }
             c => out.push(c),
         }

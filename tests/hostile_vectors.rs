@@ -4,6 +4,8 @@
 //! nothing panics.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::from_serde;
 use paybridge::authorize;
 use paybridge::error::{Code, PayError};
 use paybridge::json::Json;
@@ -11,18 +13,6 @@ use paybridge::runtime::{Host, Runtime};
 use paybridge::verify::{decode_envelope, parse_notification};
 use paybridge::{plan, Options, Payment};
 use std::collections::BTreeMap;
-
-fn from_serde(v: serde_json::Value) -> Json {
-    use serde_json::Value as V;
-    match v {
-        V::Null => Json::Null,
-        V::Bool(b) => Json::Bool(b),
-        V::Number(n) => Json::Num(n.as_f64().unwrap()),
-        V::String(s) => Json::Str(s),
-        V::Array(a) => Json::Arr(a.into_iter().map(from_serde).collect()),
-        V::Object(m) => Json::Obj(m.into_iter().map(|(k, v)| (k, from_serde(v))).collect()),
-    }
-}
 
 /// Every case of every `hostile*.json`, with its kind (`payment` when the
 /// case names none).

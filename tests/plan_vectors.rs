@@ -2,6 +2,8 @@
 //! files the Node and browser tests run through the built package).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::from_serde;
 use paybridge::error::Code;
 use paybridge::json::Json;
 use paybridge::runtime::{Host, Runtime};
@@ -14,18 +16,6 @@ fn load(name: &str) -> Vec<Json> {
     match from_serde(serde_json::from_str(&text).unwrap()) {
         Json::Arr(items) => items,
         _ => panic!("{name} is not a list"),
-    }
-}
-
-fn from_serde(v: serde_json::Value) -> Json {
-    use serde_json::Value as V;
-    match v {
-        V::Null => Json::Null,
-        V::Bool(b) => Json::Bool(b),
-        V::Number(n) => Json::Num(n.as_f64().unwrap()),
-        V::String(s) => Json::Str(s),
-        V::Array(a) => Json::Arr(a.into_iter().map(from_serde).collect()),
-        V::Object(m) => Json::Obj(m.into_iter().map(|(k, v)| (k, from_serde(v))).collect()),
     }
 }
 

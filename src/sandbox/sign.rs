@@ -7,8 +7,9 @@
 //! with `&`. The simulated wallets sign their payment data the same way.
 
 fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    bytes.iter().flat_map(|b| [DIGITS[(b >> 4) as usize] as char, DIGITS[(b & 15) as usize] as char]).collect()
+    let mut out = String::with_capacity(bytes.len() * 2);
+    crate::encode::push_hex(&mut out, bytes);
+    out
 }
 
 /// Lowercase hex HMAC-SHA256 of `text` keyed with `secret`.

@@ -99,11 +99,7 @@ pub fn order_id(now_ms: f64, random: &[u8; 16]) -> String {
     push_padded(&mut out, t.minute, 2);
     push_padded(&mut out, t.second, 2);
     push_padded(&mut out, t.milli, 3);
-    let hex = b"0123456789abcdef";
-    for b in &random[..8] {
-        out.push(hex[(b >> 4) as usize] as char);
-        out.push(hex[(b & 15) as usize] as char);
-    }
+    crate::encode::push_hex(&mut out, &random[..8]);
     out
 }
 

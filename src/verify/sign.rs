@@ -44,12 +44,8 @@ pub fn hmac_sha256_hex(key: &[u8], msg: &[u8]) -> String {
     };
     mac.update(msg);
     let bytes = mac.finalize().into_bytes();
-    let hex = b"0123456789abcdef";
     let mut out = String::with_capacity(64);
-    for b in bytes.iter() {
-        out.push(hex[(b >> 4) as usize] as char);
-        out.push(hex[(b & 15) as usize] as char);
-    }
+    crate::encode::push_hex(&mut out, &bytes);
     out
 }
 
