@@ -11,7 +11,7 @@ use super::convert::{from_js, from_js_opt, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::exports::{options_from, payment_from, runtime_for};
-use super::pay::{claim, go, obj, Events};
+use super::pay::{go, obj, Events};
 use crate::action::{plan, Action, Options};
 use crate::authorize::{self as auth, AuthCallback};
 use crate::error::{cat, Code, PayError, Result};
@@ -176,15 +176,7 @@ pub fn new_state() -> core::result::Result<String, JsValue> {
 /// leaves an order behind.
 #[wasm_bindgen(js_name = cardnetPay, skip_typescript)]
 pub fn cardnet_pay(callback: JsValue, options: JsValue) -> Promise {
-    let guard = match claim("cardnetPay") {
-        Ok(g) => g,
-        Err(e) => return Promise::reject(&e),
-    };
-    super::task::promise(async move {
-        let r = run(callback, options).await;
-        drop(guard);
-        r
-    })
+    super::pay::guarded("cardnetPay", run(callback, options))
 }
 
 /// The callback to pay with: read from its address, or the kept object.

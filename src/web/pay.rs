@@ -105,18 +105,24 @@ pub(super) fn obj(pairs: &[(&str, &str)]) -> JsValue {
     o.into()
 }
 
-/// `pay(payment, options?) -> Promise<PayResult>`.
-#[wasm_bindgen(js_name = pay, skip_typescript)]
-pub fn pay(payment: JsValue, options: JsValue) -> Promise {
-    let guard = match claim("pay") {
+/// `f`'s promise, run as the one payment in flight (`busy` otherwise); the
+/// claim is released when it ends, however it ends.
+pub(super) fn guarded<F: core::future::Future<Output = Result<JsValue, JsValue>> + 'static>(name: &str, f: F) -> Promise {
+    let guard = match claim(name) {
         Ok(g) => g,
         Err(e) => return Promise::reject(&e),
     };
     super::task::promise(async move {
-        let r = run(payment, options).await;
+        let r = f.await;
         drop(guard);
         r
     })
+}
+
+/// `pay(payment, options?) -> Promise<PayResult>`.
+#[wasm_bindgen(js_name = pay, skip_typescript)]
+pub fn pay(payment: JsValue, options: JsValue) -> Promise {
+    guarded("pay", run(payment, options))
 }
 
 async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValue> {
