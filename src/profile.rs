@@ -10,7 +10,7 @@ use crate::json::Json;
 use crate::outcome::Status;
 use crate::payment::Channel;
 use crate::prelude::*;
-use crate::safe_url::{self, clip, UrlPolicy};
+use crate::safe_url::{self, clip};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wallet1Profile {
@@ -427,11 +427,6 @@ impl Profile {
             ("mobileTokens", Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect())),
             ("channelAliases", Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect())),
         ])
-    }
-
-    /// The https policy for URLs from the profile itself.
-    pub fn url_policy() -> UrlPolicy {
-        UrlPolicy::default()
     }
 }
 
