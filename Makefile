@@ -34,22 +34,26 @@ setup-browser:
 setup-fuzz:
 	@.ci/setup fuzz
 
-## The npm package in pkg/, from three builds of the crate: the payment
-## module (what pay() loads; also the mini-program's), the full module
-## (adds the authorization and verification exports; Node's, and what
-## ready() adds in a browser), and the payment module translated to
-## JavaScript by wasm2js for runtimes with no WebAssembly.
+## The npm package in pkg/, from four builds of the crate: the payment
+## module (`pay` alone: what pay() loads in a browser), the mini-program
+## module (adds planning, detection and the mini-program helpers), the full
+## module (adds the authorization and verification exports; Node's, and
+## what ready() adds in a browser), and the mini-program module translated
+## to JavaScript by wasm2js for runtimes with no WebAssembly.
 pkg: setup
 	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime
 	@mkdir -p $(BG) && cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm
 	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime,web-extra
 	@cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm
-	RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --profile wasm2js --features wasm2js --target wasm32-unknown-unknown
+	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime,web-tools
+	@cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm
+	RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown
 	@$(MAKE) --no-print-directory pkg-files
 
-pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)/paybridge.wasm.js
+pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_mini_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)/paybridge.wasm.js
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(BG)/paybridge_bg.opt.wasm pkg/paybridge_bg.wasm
+	cp $(BG)/paybridge_mini_bg.opt.wasm pkg/paybridge_mini_bg.wasm
 	cp $(BG)/paybridge_full_bg.opt.wasm pkg/paybridge_full_bg.wasm
 	cp $(BG)/paybridge_full_bg.js pkg/
 	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
@@ -60,7 +64,7 @@ pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/api.js $(BG)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --external:./paybridge_full_bg.js $(STAGE)/browser/index.js --outfile=pkg/index.js
-	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(BG)/paybridge_bg.js $(STAGE)/
+	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(BG)/paybridge_mini_bg.js $(STAGE)/
 	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
 	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.js pkg/
@@ -69,6 +73,9 @@ pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)
 
 $(BG)/paybridge_bg.js $(BG)/paybridge_bg.wasm &: $(BG)/pay.wasm
 	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge $<
+
+$(BG)/paybridge_mini_bg.js $(BG)/paybridge_mini_bg.wasm &: $(BG)/mini.wasm
+	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge_mini $<
 
 $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge_full $<
@@ -97,8 +104,9 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features sandbox,serde -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-tools -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra -- -D warnings
-	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js --target wasm32-unknown-unknown -- -D warnings
+	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown -- -D warnings
 
 test-host:
 	cargo test --features sandbox,serde

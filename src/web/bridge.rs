@@ -220,6 +220,7 @@ pub async fn wait_then<T: 'static>(
     r
 }
 
+#[cfg(feature = "web-tools")]
 fn check_name(v: &str, field: &str) -> Result<(), PayError> {
     let ok =
         !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b':' | b'-'));
@@ -231,6 +232,7 @@ fn check_name(v: &str, field: &str) -> Result<(), PayError> {
 }
 
 /// `waitForBridge(name, readyEvent, { timeoutMs }?) -> Promise<object>`.
+#[cfg(feature = "web-tools")]
 #[wasm_bindgen(js_name = waitForBridge, skip_typescript)]
 pub fn wait_for_bridge(name: JsValue, ready_event: JsValue, options: JsValue) -> js_sys::Promise {
     let args = (|| {

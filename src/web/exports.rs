@@ -1,7 +1,10 @@
 //! The synchronous exports: planning, the profile, runtime detection.
 
-use super::convert::{from_js, from_js_opt, to_js};
+#[cfg(feature = "web-tools")]
+use super::convert::to_js;
+use super::convert::{from_js, from_js_opt};
 use super::env;
+#[cfg(feature = "web-tools")]
 use super::error::to_js as err;
 use crate::action::{plan, Options, Plan};
 use crate::error::{Code, PayError};
@@ -58,18 +61,21 @@ pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Payment, Options
 }
 
 /// `planAction(payment, options?) -> Action`.
+#[cfg(feature = "web-tools")]
 #[wasm_bindgen(js_name = planAction, skip_typescript)]
 pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     plan_js(&payment, &options).map(|(_, _, _, p)| to_js(&p.to_json())).map_err(|e| err(&e))
 }
 
 /// `defaultProfile() -> Profile`.
+#[cfg(feature = "web-tools")]
 #[wasm_bindgen(js_name = defaultProfile, skip_typescript)]
 pub fn default_profile() -> JsValue {
     to_js(&Profile::default().to_json())
 }
 
 /// `detectRuntime({ userAgent?, globals?, profile? }?) -> Runtime`.
+#[cfg(feature = "web-tools")]
 #[wasm_bindgen(js_name = detectRuntime, skip_typescript)]
 pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
     let ua = env::get(&input, "userAgent");

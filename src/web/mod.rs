@@ -6,9 +6,11 @@
 //! through `globalThis` only ([`env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 //!
-//! The authorization and verification exports are compiled only with the
-//! `web-extra` feature: the package ships them in a second module, so that
-//! a page that only pays downloads only the payment module.
+//! Three builds, by feature: the browser's payment module (no feature:
+//! `pay` alone, what a paying page downloads); `web-tools` adds the
+//! synchronous payment exports and the mini-program helpers (the
+//! mini-program module); `web-extra` adds authorization and verification
+//! (the full module, which `ready()` loads and Node uses).
 
 #[cfg(feature = "wasm2js")]
 mod arena;
@@ -25,6 +27,7 @@ pub mod env;
 pub mod error;
 pub mod exports;
 pub mod local;
+#[cfg(feature = "web-tools")]
 pub mod miniprogram;
 pub mod pay;
 pub mod task;

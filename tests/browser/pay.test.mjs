@@ -244,10 +244,15 @@ test("wrong_runtime at once outside the wallet with no bridge", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
     const t0 = performance.now();
-    try { await pb.pay(p); } catch (e) { return { code: e.code, field: e.field, took: performance.now() - t0, live: liveListeners() }; }
+    const events = [];
+    try { await pb.pay(p, { timeoutMs: 10000, onEvent: (e) => events.push(e.type) }); } catch (e) {
+      return { code: e.code, field: e.field, took: performance.now() - t0, live: liveListeners(), events };
+    }
   }, wallet2Pub);
   assert.equal(r.code, "wrong_runtime");
-  assert.ok(r.took < 50, `took ${r.took}`);
+  // At once: no wait for the bridge (which would last timeoutMs).
+  assert.deepEqual(r.events, ["planned"]);
+  assert.ok(r.took < 5000, `took ${r.took}`);
   assert.deepEqual(r.live, {});
   await page.close();
 });
@@ -401,10 +406,14 @@ test("calls before ready() throw not_ready; pay() waits for it by itself", async
     try { mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { early = [e.code, e instanceof mod.PayError]; }
     let err;
     try { await mod.pay({ pay_channel: "nope" }); } catch (e) { err = e.code; }
+    // pay() loaded the payment module only: planning is in the full one.
+    let afterPay;
+    try { mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { afterPay = e.code; }
+    await mod.ready();
     const after = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
-    return { early, err, after };
+    return { early, err, afterPay, after };
   });
-  assert.deepEqual(r, { early: ["not_ready", true], err: "unsupported_channel", after: "wallet1_trade_pay" });
+  assert.deepEqual(r, { early: ["not_ready", true], err: "unsupported_channel", afterPay: "not_ready", after: "wallet1_trade_pay" });
   await page.close();
 });
 
@@ -445,16 +454,19 @@ test("pay() downloads only the payment module; ready() adds the full one", async
     try { mod.wallet1AuthUrl({ appId: "a1", redirectUri: "https://m.example/cb", scopes: ["auth_base"], state: "state-0123456789" }); } catch (e) { before = e.code; }
     let classBefore;
     try { new mod.AuthClient({}); } catch (e) { classBefore = e.code; }
-    const planned = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+    let planBefore;
+    try { mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { planBefore = e.code; }
     const during = performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname);
     await mod.ready();
+    const planned = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
     const url = mod.wallet1AuthUrl({ appId: "a1", redirectUri: "https://m.example/cb", scopes: ["auth_base"], state: "state-0123456789" });
     const client = new mod.AuthClient({ baseUrl: "https://auth.example", appToken: "a".repeat(40), env: "test", sign: () => "s" });
-    return { paid, before, classBefore, planned, during, url, isClient: client instanceof mod.AuthClient };
+    return { paid, before, classBefore, planBefore, planned, during, url, isClient: client instanceof mod.AuthClient };
   });
   assert.equal(r.paid, "succeeded");
   assert.equal(r.before, "not_ready");
   assert.equal(r.classBefore, "not_ready");
+  assert.equal(r.planBefore, "not_ready");
   assert.equal(r.planned, "wallet1_trade_pay");
   assert.ok(r.during.includes("/pkg/paybridge_bg.wasm"));
   assert.ok(!r.during.some((p) => p.includes("paybridge_full")), `pay() fetched ${r.during}`);

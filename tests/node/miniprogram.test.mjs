@@ -45,8 +45,8 @@ function codePackage() {
   const root = mkdtempSync(join(tmpdir(), "paybridge-mp-"));
   const dir = join(root, "lib", "paybridge");
   mkdirSync(dir, { recursive: true });
-  copyFileSync(pkgFile("paybridge_bg.wasm"), join(dir, "paybridge_bg.wasm"));
-  writeFileSync(join(dir, "paybridge_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_bg.wasm"))));
+  copyFileSync(pkgFile("paybridge_mini_bg.wasm"), join(dir, "paybridge_mini_bg.wasm"));
+  writeFileSync(join(dir, "paybridge_mini_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_mini_bg.wasm"))));
   return root;
 }
 
@@ -174,7 +174,7 @@ test("the stand-in TextEncoder and TextDecoder agree with the platform's", () =>
 test("the runtime stand-in takes package paths only", async () => {
   const W = runtimeWebAssembly(codePackage());
   const imports = {};
-  for (const bad of [readFileSync(pkgFile("paybridge_bg.wasm")), "https://cdn.example/paybridge_bg.wasm", "lib/../lib/paybridge/paybridge_bg.wasm", pkgFile("paybridge_bg.wasm"), "lib\\paybridge\\paybridge_bg.wasm", "lib/paybridge/paybridge_bg.js"]) {
+  for (const bad of [readFileSync(pkgFile("paybridge_mini_bg.wasm")), "https://cdn.example/paybridge_mini_bg.wasm", "lib/../lib/paybridge/paybridge_mini_bg.wasm", pkgFile("paybridge_mini_bg.wasm"), "lib\\paybridge\\paybridge_mini_bg.wasm", "lib/paybridge/paybridge_bg.js"]) {
     await assert.rejects(W.instantiate(bad, imports), (e) => e instanceof TypeError || e.code === "ENOENT", String(bad).slice(0, 40));
   }
 });
@@ -205,8 +205,8 @@ function suite(name, { webAssembly, readyOptions }) {
       await rejectsWith(mp.ready({ WebAssembly: {} }), "invalid_options", "WebAssembly");
       if (webAssembly) {
         await rejectsWith(mp.ready({ WebAssembly: webAssembly }), "invalid_options", "wasmPath");
-        await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "lib/../../paybridge_bg.wasm" }), "not_ready", "wasmPath");
-        await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "missing/paybridge_bg.wasm" }), "not_ready", "wasmPath");
+        await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "lib/../../paybridge_mini_bg.wasm" }), "not_ready", "wasmPath");
+        await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "missing/paybridge_mini_bg.wasm" }), "not_ready", "wasmPath");
       } else {
         await rejectsWith(mp.ready(), "not_ready", "wasmJs");
         await rejectsWith(mp.ready({ wasmJs: {} }), "invalid_options", "wasmJs");
@@ -216,7 +216,7 @@ function suite(name, { webAssembly, readyOptions }) {
       await first;
       await mp.ready({ wasmPath: "ignored.wasm" });
       assert.ok(mp.__wasmMemoryBytes() > 0);
-      if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/lib/paybridge/paybridge_bg.wasm");
+      if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/lib/paybridge/paybridge_mini_bg.wasm");
     });
 
     test("planning and the helpers work, errors are the entry's PayError", () => {
@@ -375,7 +375,7 @@ function suite(name, { webAssembly, readyOptions }) {
 
 suite("through the runtime's WebAssembly, from a package path", {
   webAssembly: runtimeWebAssembly(codePackage()),
-  readyOptions: (ctx) => ({ WebAssembly: ctx.runtimeWebAssembly, wasmPath: "/lib/paybridge/paybridge_bg.wasm" }),
+  readyOptions: (ctx) => ({ WebAssembly: ctx.runtimeWebAssembly, wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm" }),
 });
 
 suite("the JavaScript build, with no WebAssembly at all", {
@@ -397,7 +397,7 @@ test("a .wasm.br path loads too", async () => {
   const W = runtimeWebAssembly(codePackage());
   const ctx = miniProgramContext({ webAssembly: W });
   const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
-  await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge/paybridge_bg.wasm.br" });
+  await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge/paybridge_mini_bg.wasm.br" });
   assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
 });
 
@@ -406,7 +406,7 @@ test("the ES module entry loads in Node; the main entry exports the helpers too"
   assert.equal(typeof mp.ready, "function");
   throwsWith(() => mp.planAction(wallet2Payment), "not_ready");
   // Node's WebAssembly.instantiate() takes bytes, not a path: a clear not_ready.
-  await rejectsWith(mp.ready({ wasmPath: "lib/paybridge_bg.wasm" }), "not_ready", "wasmPath");
+  await rejectsWith(mp.ready({ wasmPath: "lib/paybridge_mini_bg.wasm" }), "not_ready", "wasmPath");
   const main = await import("paybridge");
   for (const f of ["wallet1MiniAuthRequest", "wallet2LaunchRequest", "readLaunchOptions", "launchAppButton"]) {
     assert.equal(typeof main[f], "function", `the main entry exports ${f}`);

@@ -20,7 +20,8 @@ export function sizes() {
   const fullGlue = gz("paybridge_full_bg.js");
   if (fullWasm !== null) out.full = { wasm: fullWasm, glue: fullGlue, total: fullWasm + fullGlue };
   const mp = gz("miniprogram.mjs");
-  if (mp !== null) out.miniprogram = { wasm, bundle: mp, total: wasm + mp };
+  const mpWasm = gz("paybridge_mini_bg.wasm");
+  if (mp !== null) out.miniprogram = { wasm: mpWasm, bundle: mp, total: mpWasm + mp };
   const wasmJs = gz("paybridge.wasm.js");
   if (wasmJs !== null) out.wasm2js = { bundle: wasmJs };
   return out;

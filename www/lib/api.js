@@ -1,14 +1,15 @@
 // The synchronous exports, each guarded until its module is loaded, one
 // line an export: the functions themselves are in the wasm. `pay` names the
-// small payment module, `full` the one with authorization and verification.
+// small payment module (it exports `pay` and little else), `full` the one
+// with everything (planning, detection, authorization, verification).
 import { guard, guardClass } from "./shared.js";
 
-export { PayError, __wasmMemoryBytes } from "./shared.js";
+export { PayError, __debugCounts, __wasmMemoryBytes } from "./shared.js";
 
-export const planAction = guard("pay", "planAction");
-export const defaultProfile = guard("pay", "defaultProfile");
-export const detectRuntime = guard("pay", "detectRuntime");
-export const waitForBridge = guard("pay", "waitForBridge");
+export const planAction = guard("full", "planAction");
+export const defaultProfile = guard("full", "defaultProfile");
+export const detectRuntime = guard("full", "detectRuntime");
+export const waitForBridge = guard("full", "waitForBridge");
 export const wallet1AuthUrl = guard("full", "wallet1AuthUrl");
 export const wallet2AuthUrl = guard("full", "wallet2AuthUrl");
 export const cardnetAuthUrl = guard("full", "cardnetAuthUrl");
@@ -29,8 +30,7 @@ export const parseNotification = guard("full", "parseNotification");
 export const verifyNotification = guard("full", "verifyNotification");
 export const passesThreshold = guard("full", "passesThreshold");
 export const signInput = guard("full", "signInput");
-export const __debugCounts = guard("pay", "__debugCounts");
-export const wallet1MiniAuthRequest = guard("pay", "wallet1MiniAuthRequest");
-export const wallet2LaunchRequest = guard("pay", "wallet2LaunchRequest");
-export const readLaunchOptions = guard("pay", "readLaunchOptions");
-export const launchAppButton = guard("pay", "launchAppButton");
+export const wallet1MiniAuthRequest = guard("full", "wallet1MiniAuthRequest");
+export const wallet2LaunchRequest = guard("full", "wallet2LaunchRequest");
+export const readLaunchOptions = guard("full", "readLaunchOptions");
+export const launchAppButton = guard("full", "launchAppButton");

@@ -1,10 +1,11 @@
 // paybridge for browsers and bundlers.
 //
-// Two modules: the payment module (`paybridge_bg.wasm`, small: planning,
-// bridges, paying) and the full module (`paybridge_full_bg.wasm`: also the
-// authorization helpers and the authentication client). `pay()` loads only
-// the payment module, so a page that pays downloads only that; `ready()`
-// loads both, after which every synchronous export works.
+// Two modules: the payment module (`paybridge_bg.wasm`, small: `pay` and
+// what it needs) and the full module (`paybridge_full_bg.wasm`: also
+// planning, detection, the authorization helpers and the authentication
+// client). `pay()` loads only the payment module, so a page that pays
+// downloads only that; `ready()` loads both, after which every synchronous
+// export works.
 import * as payBg from "./paybridge_bg.js";
 import { PayError, link, modules } from "./shared.js";
 

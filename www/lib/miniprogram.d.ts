@@ -56,7 +56,7 @@ export interface WasmJsBuild {
 }
 
 export interface ReadyOptions {
-  /** paybridge_bg.wasm (or .wasm.br) inside the code package, e.g. `/lib/paybridge_bg.wasm`. */
+  /** paybridge_mini_bg.wasm (or .wasm.br) inside the code package, e.g. `/lib/paybridge_mini_bg.wasm`. */
   wasmPath?: string;
   /** The runtime's WebAssembly object. Default: `globalThis.WebAssembly`, where there is one. */
   WebAssembly?: MiniProgramWebAssembly;

@@ -9,7 +9,7 @@
 
 // First: the glue makes a TextDecoder as soon as it is evaluated.
 import "./textcoding.js";
-import * as wasmBindings from "./paybridge_bg.js";
+import * as wasmBindings from "./paybridge_mini_bg.js";
 import { PayError, link, modules } from "./shared.js";
 
 export { PayError, __wasmMemoryBytes } from "./shared.js";
@@ -38,7 +38,7 @@ function wasmJsBuild(src) {
 
 function packagePath(path) {
   if (typeof path !== "string" || !/\.wasm(\.br)?$/.test(path)) {
-    throw badOption("wasmPath", "must be the path of paybridge_bg.wasm (or .wasm.br) inside the code package");
+    throw badOption("wasmPath", "must be the path of paybridge_mini_bg.wasm (or .wasm.br) inside the code package");
   }
   return path;
 }
@@ -56,12 +56,12 @@ async function load(options) {
   const hasWasm = Boolean(runtime) && typeof runtime.instantiate === "function";
   if (hasWasm && (o.wasmPath !== undefined || o.wasmJs === undefined)) {
     if (o.wasmPath === undefined) {
-      throw badOption("wasmPath", "is missing: ready({ wasmPath }) names paybridge_bg.wasm inside the code package");
+      throw badOption("wasmPath", "is missing: ready({ wasmPath }) names paybridge_mini_bg.wasm inside the code package");
     }
     const path = packagePath(o.wasmPath);
     let answer;
     try {
-      answer = await runtime.instantiate(path, { "./paybridge_bg.js": wasmBindings });
+      answer = await runtime.instantiate(path, { "./paybridge_mini_bg.js": wasmBindings });
     } catch (e) {
       throw notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
     }

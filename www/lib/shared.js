@@ -54,6 +54,22 @@ export function guardClass(name) {
   return Guarded;
 }
 
+/**
+ * What the loaded modules hold on to right now, summed: `{ listeners,
+ * waiters, retained }` (for leak tests and the demo's diagnostics). `pay()`
+ * waits in the payment module, `waitForBridge()` in the full one.
+ */
+export function __debugCounts() {
+  const loaded = [...new Set([modules.pay, modules.full])].filter(Boolean);
+  if (loaded.length === 0) throw notReady("__debugCounts");
+  const sum = { listeners: 0, waiters: 0, retained: 0 };
+  for (const m of loaded) {
+    const c = m.bg.__debugCounts();
+    for (const k in sum) sum[k] += c[k];
+  }
+  return sum;
+}
+
 /** Bytes of a module's linear memory (0 before loading): for leak tests. */
 export function __wasmMemoryBytes(which = "pay") {
   const m = modules[which];

@@ -12,8 +12,8 @@ const SETTINGS = {
   apiGlobal: "wallet2",
   // The runtime's WebAssembly object, where it has one.
   webAssemblyGlobal: "Wallet2WebAssembly",
-  // paybridge_bg.wasm (or .wasm.br) inside the code package.
-  wasmPath: "/lib/paybridge/paybridge_bg.wasm",
+  // paybridge_mini_bg.wasm (or .wasm.br) inside the code package.
+  wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm",
   // Your merchant server (the sandbox's merchant API has this shape).
   server: "https://shop.example.com",
   channel: "wallet2_lite",
