@@ -124,19 +124,18 @@ pub fn cat(parts: &[&str]) -> String {
 }
 
 /// Writes an unsigned integer in decimal (no formatting machinery).
-pub fn push_u64(out: &mut String, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
+pub fn push_u64(out: &mut String, n: u64) {
+    // Highest power of ten in `n` first: no buffer, so no index to check.
+    let mut d = 1u64;
+    while n / d >= 10 {
+        d *= 10;
+    }
     loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
+        out.push((b'0' + (n / d % 10) as u8) as char);
+        if d == 1 {
             break;
         }
-    }
-    for &b in &buf[i..] {
-        out.push(b as char);
+        d /= 10;
     }
 }
 

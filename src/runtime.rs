@@ -104,8 +104,8 @@ fn contains_token(ua: &str, token: &str) -> bool {
         return false;
     }
     (0..=u.len() - t.len()).any(|i| {
-        u[i..i + t.len()].eq_ignore_ascii_case(t)
-            && (i == 0 || !u[i - 1].is_ascii_alphanumeric())
+        u.get(i..i + t.len()).is_some_and(|w| w.eq_ignore_ascii_case(t))
+            && u.get(i.wrapping_sub(1)).is_none_or(|c| !c.is_ascii_alphanumeric())
             && u.get(i + t.len()).is_none_or(|c| !c.is_ascii_alphanumeric())
     })
 }

@@ -174,8 +174,10 @@ fn plain_host(h: &str) -> bool {
     // as an IPv4 address in any of several notations; only the canonical
     // dotted-decimal form is accepted, so that the host checked is the host
     // the browser connects to.
-    let last = h.rsplit('.').next().unwrap_or("");
-    let numeric_last = !last.is_empty() && (last.bytes().all(|b| b.is_ascii_digit()) || last.starts_with("0x"));
+    // Labels are split as bytes throughout: `str::split` keeps a panicking
+    // slice check (and so the formatter) in the wasm build.
+    let last = h.as_bytes().rsplit(|&b| b == b'.').next().unwrap_or(&[]);
+    let numeric_last = !last.is_empty() && (last.iter().all(u8::is_ascii_digit) || last.starts_with(b"0x"));
     if numeric_last {
         return is_ipv4(h);
     }
@@ -186,14 +188,13 @@ fn is_reg_name(h: &str) -> bool {
     if h.is_empty() || h.len() > 253 {
         return false;
     }
-    h.split('.').all(|label| {
-        let b = label.as_bytes();
+    h.as_bytes().split(|&b| b == b'.').all(|b| {
         !b.is_empty()
             && b.len() <= 63
-            && b[0] != b'-'
-            && b[b.len() - 1] != b'-'
+            && b.first() != Some(&b'-')
+            && b.last() != Some(&b'-')
             && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-            && a_label_ok(label)
+            && core::str::from_utf8(b).is_ok_and(a_label_ok)
     })
 }
 
@@ -309,7 +310,7 @@ fn punycode_decode(code: &str) -> Option<Vec<char>> {
         bias = adapt(i - old_i, len, old_i == 0);
         n = n.checked_add(i / len)?;
         i %= len;
-        if out.len() >= 63 {
+        if out.len() >= 63 || i as usize > out.len() {
             return None;
         }
         out.insert(i as usize, char::from_u32(n)?);
@@ -331,10 +332,9 @@ fn adapt(delta: u32, points: u32, first: bool) -> u32 {
 
 fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
-    for part in h.split('.') {
+    for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        let b = part.as_bytes();
-        if n > 4 || b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b[0] == b'0') {
+        if n > 4 || b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b.first() == Some(&b'0')) {
             return false;
         }
         let v: u32 = b.iter().fold(0, |v, c| v * 10 + (c - b'0') as u32);

@@ -15,10 +15,11 @@
 use super::dom::{EventListener, Timeout};
 use super::env;
 use super::local::Local;
+use super::local::RefCell;
 use crate::error::{cat, Code, PayError};
 use crate::prelude::*;
 use alloc::rc::Rc;
-use core::cell::{Cell, RefCell};
+use core::cell::Cell;
 use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll, Waker};
@@ -68,15 +69,29 @@ fn add_waiter(target: &super::dom::EventTarget, name: &str, event: &str, w: Wait
 fn remove_waiter(name: &str, event: &str, id: u32) {
     let gone = ENTRIES.with(|entries| {
         let mut entries = entries.borrow_mut();
-        let i = entries.iter().position(|e| e.name == name && e.event == event)?;
-        entries[i].waiters.retain(|(wid, _)| *wid != id);
-        if entries[i].waiters.is_empty() {
-            Some(entries.remove(i))
+        let e = entries.iter_mut().find(|e| e.name == name && e.event == event)?;
+        e.waiters.retain(|(wid, _)| *wid != id);
+        if e.waiters.is_empty() {
+            take_entry(&mut entries, name, event)
         } else {
             None
         }
     });
     drop(gone);
+}
+
+/// Takes the entry of `name` and `event` out of the list (without
+/// `Vec::remove`, whose index check would format a panic message).
+fn take_entry(entries: &mut Vec<Entry>, name: &str, event: &str) -> Option<Entry> {
+    let mut found = None;
+    for e in core::mem::take(entries) {
+        if found.is_none() && e.name == name && e.event == event {
+            found = Some(e);
+        } else {
+            entries.push(e);
+        }
+    }
+    found
 }
 
 /// The ready event fired: every waiter is called with the bridge.
@@ -86,11 +101,7 @@ fn ready(name: &str, event: &str) {
         // An event without the bridge behind it: keep waiting.
         return;
     }
-    let entry = ENTRIES.with(|entries| {
-        let mut entries = entries.borrow_mut();
-        let i = entries.iter().position(|e| e.name == name && e.event == event)?;
-        Some(entries.remove(i))
-    });
+    let entry = ENTRIES.with(|entries| take_entry(&mut entries.borrow_mut(), name, event));
     let Some(mut entry) = entry else { return };
     // This handler is the listener's own closure: drop it once the handler
     // has returned, not while it runs.

@@ -7,9 +7,9 @@
 //! wasm) an `Error` named `PayError` with the same fields is thrown.
 
 use super::local::Local;
+use super::local::RefCell;
 use crate::error::{Code, PayError};
 use crate::prelude::*;
-use core::cell::RefCell;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 

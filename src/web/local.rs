@@ -23,3 +23,23 @@ impl<T> Local<T> {
 
 #[cfg(target_feature = "atomics")]
 compile_error!("paybridge's wasm build is single-threaded; build it without the atomics target feature");
+
+/// `core::cell::RefCell` for the wasm build: a conflicting borrow (a bug:
+/// the module never re-enters itself while it holds a borrow) traps, where
+/// core's would panic with a formatted message and so keep the formatting
+/// machinery in the `.wasm`.
+pub struct RefCell<T>(core::cell::RefCell<T>);
+
+impl<T> RefCell<T> {
+    pub const fn new(v: T) -> RefCell<T> {
+        RefCell(core::cell::RefCell::new(v))
+    }
+
+    pub fn borrow(&self) -> core::cell::Ref<'_, T> {
+        self.0.try_borrow().unwrap_or_else(|_| core::arch::wasm32::unreachable())
+    }
+
+    pub fn borrow_mut(&self) -> core::cell::RefMut<'_, T> {
+        self.0.try_borrow_mut().unwrap_or_else(|_| core::arch::wasm32::unreachable())
+    }
+}

@@ -6,10 +6,11 @@
 //! runtime the module supports has (unlike `queueMicrotask` or `window`).
 
 use super::local::Local;
+use super::local::RefCell;
 use crate::prelude::*;
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
-use core::cell::{Cell, RefCell};
+use core::cell::Cell;
 use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll, RawWaker, RawWakerVTable, Waker};

@@ -10,12 +10,12 @@
 use super::convert::{from_js, set};
 use super::dom::Timeout;
 use super::env;
+use super::local::RefCell;
 use super::task::settle;
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::prelude::*;
 use crate::verify::{Event, Request};
 use alloc::rc::Rc;
-use core::cell::RefCell;
 use js_sys::{Array, Function, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
