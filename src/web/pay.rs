@@ -168,7 +168,7 @@ async fn perform(
     channel: &str,
     opts: &Options,
     runtime: Runtime,
-    options_js: &JsValue,
+    #[cfg_attr(not(feature = "web-tools"), allow(unused_variables))] options_js: &JsValue,
     events: &Events,
     cbs: &mut Callbacks,
 ) -> Result<(PayResult, JsValue), JsValue> {
@@ -240,6 +240,11 @@ async fn perform(
             let answer = answer_of(&raw);
             Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
         }
+        #[cfg(not(feature = "web-tools"))]
+        Action::Wallet1TradePay { via: Via::MiniProgram, .. } => Err(not_here(channel, "tradePay")),
+        #[cfg(not(feature = "web-tools"))]
+        Action::Wallet2RequestPayment { .. } => Err(not_here(channel, "requestPayment")),
+        #[cfg(feature = "web-tools")]
         Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
             let api = mini_api(options_js, &profile.wallet1.mini_program_global, "tradePay", channel)?;
             let req = obj(&[("tradeNO", trade_no)]);
@@ -253,6 +258,7 @@ async fn perform(
             };
             Ok((r, raw))
         }
+        #[cfg(feature = "web-tools")]
         Action::Wallet2RequestPayment { params } => {
             let api = mini_api(options_js, &profile.wallet2.mini_program_global, "requestPayment", channel)?;
             let req = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
@@ -428,6 +434,20 @@ async fn await_callback(result: SharedSlot<Answer>) -> Answer {
 /// How long after the page is shown again a missing callback counts as none.
 const RETURN_GRACE_MS: u32 = 1500;
 
+/// The browser's payment module has no mini-program calls: a mini-program
+/// page pays through `paybridge/miniprogram`.
+#[cfg(not(feature = "web-tools"))]
+fn not_here(channel: &str, method: &str) -> JsValue {
+    let msg = cat(&[
+        channel,
+        " pays through the mini-program API's ",
+        method,
+        "(), which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }",
+    ]);
+    err(&PayError::field(Code::WrongRuntime, "api", msg))
+}
+
+#[cfg(feature = "web-tools")]
 fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str) -> Result<JsValue, JsValue> {
     let given = env::get(options_js, "api");
     let api = if env::is_object(&given) { given } else { env::global_get(global_name) };
@@ -443,6 +463,7 @@ fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str
     Ok(api)
 }
 
+#[cfg(feature = "web-tools")]
 async fn mini_call(
     api: &JsValue,
     method: &str,

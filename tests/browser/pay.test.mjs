@@ -240,6 +240,25 @@ test("a bridge without its method is a bridge_error, not a hang", async () => {
   await page.close();
 });
 
+test("the browser's payment module sends mini-program channels to paybridge/miniprogram, calling nothing", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (w2) => {
+    const calls = [];
+    const api = { requestPayment: (req) => calls.push(req), tradePay: (req) => calls.push(req) };
+    const out = [];
+    for (const payment of [
+      { pay_channel: "wallet2_lite", pay_info: { timeStamp: w2.timeStamp, nonceStr: w2.nonceStr, package: w2.package, signType: w2.signType, paySign: w2.paySign } },
+      { pay_channel: "wallet1_lite", pay_info: { tradeNO: "T100" } },
+    ]) {
+      try { await pb.pay(payment, { api }); out.push("paid"); } catch (e) { out.push([e.code, e.field, /paybridge\/miniprogram/.test(e.message)]); }
+    }
+    return { out, calls: calls.length };
+  }, wallet2Pub.pay_info);
+  assert.deepEqual(r.out, [["wrong_runtime", "api", true], ["wrong_runtime", "api", true]]);
+  assert.equal(r.calls, 0);
+  await page.close();
+});
+
 test("wrong_runtime at once outside the wallet with no bridge", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
