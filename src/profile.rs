@@ -223,7 +223,7 @@ fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result<(), &'stat
         }
         Kind::Url => safe_url::check_shape(v, loopback).map(|_| ()),
         Kind::Fragment => {
-            if let Some((b'#', _)) = b.split_first().filter(|(_, rest)| !rest.is_empty() && rest.iter().all(token)) {
+            if b.len() > 1 && b.first() == Some(&b'#') && b.iter().skip(1).all(token) {
                 Ok(())
             } else {
                 Err("must be # followed by letters, digits and _ . : / -")
