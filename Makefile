@@ -19,6 +19,7 @@ ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify -
 BG := target/bindgen
 BG_JS := target/bindgen-js
 STAGE := target/miniprogram
+SHORT := $(BG)/short
 PORT ?= 8080
 
 .PHONY: all setup setup-browser setup-fuzz pkg pkg-files sandbox-bin test test-host test-node test-wasm test-browser lint size demo bench fuzz fuzz-smoke test-fuzz clean
@@ -50,21 +51,18 @@ pkg: setup
 	RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown
 	@$(MAKE) --no-print-directory pkg-files
 
-pkg-files: $(BG)/paybridge_bg.opt.wasm $(BG)/paybridge_mini_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm $(BG_JS)/paybridge.wasm.js
+pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.js
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
-	cp $(BG)/paybridge_bg.opt.wasm pkg/paybridge_bg.wasm
-	cp $(BG)/paybridge_mini_bg.opt.wasm pkg/paybridge_mini_bg.wasm
-	cp $(BG)/paybridge_full_bg.opt.wasm pkg/paybridge_full_bg.wasm
-	cp $(BG)/paybridge_full_bg.js pkg/
+	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
 	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/paybridge.wasm.d.ts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
-	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/api.js $(BG)/paybridge_bg.js $(STAGE)/browser/
+	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --external:./paybridge_full_bg.js $(STAGE)/browser/index.js --outfile=pkg/index.js
-	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(BG)/paybridge_mini_bg.js $(STAGE)/
+	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
 	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.js pkg/
@@ -82,6 +80,11 @@ $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 
 $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm
 	$(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
+
+# Short names between each module and its glue (www/build/short-names.mjs).
+$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs
+	@mkdir -p $(SHORT)
+	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js
 
 $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)
