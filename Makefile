@@ -6,7 +6,11 @@ SHELL := /bin/bash
 BIN := tests/node_modules/.bin
 CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
-WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/release/paybridge.wasm
+# The .wasm builds (Cargo.toml, profile wasm): without reference types, so
+# that wasm-bindgen keeps JavaScript values in its glue's heap array rather
+# than adding an externref table and a shim to every export (smaller).
+WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm/paybridge.wasm
+WASM_BUILD := RUSTFLAGS="-C target-feature=-reference-types" cargo build --lib --profile wasm --target wasm32-unknown-unknown
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
@@ -42,11 +46,11 @@ setup-fuzz:
 ## what ready() adds in a browser), and the mini-program module translated
 ## to JavaScript by wasm2js for runtimes with no WebAssembly.
 pkg: setup
-	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime
+	$(WASM_BUILD) --features wasm-runtime
 	@mkdir -p $(BG) && cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm
-	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime,web-extra
+	$(WASM_BUILD) --features wasm-runtime,web-extra
 	@cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm
-	cargo build --lib --release --target wasm32-unknown-unknown --features wasm-runtime,web-tools
+	$(WASM_BUILD) --features wasm-runtime,web-tools
 	@cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm
 	RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown
 	@$(MAKE) --no-print-directory pkg-files
