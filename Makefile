@@ -82,8 +82,13 @@ $(BG)/paybridge_mini_bg.js $(BG)/paybridge_mini_bg.wasm &: $(BG)/mini.wasm
 $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge_full $<
 
+# Merging functions that differ only in constants, then flattening and
+# re-building the control flow before two -Oz rounds, gives 0.2-0.4 KB less
+# gzipped than -Oz alone on these modules (README, "Size and speed").
+WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz
+
 $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm
-	$(BIN)/wasm-opt -Oz $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
+	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
 # Short names between each module and its glue (www/build/short-names.mjs).
 $(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs

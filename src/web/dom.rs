@@ -55,17 +55,19 @@ impl Drop for EventListener {
 #[must_use = "the timer is cleared when this value is dropped"]
 pub struct Timeout {
     id: JsValue,
-    _closure: Closure<dyn FnMut()>,
+    _closure: Closure<dyn FnMut(JsValue)>,
 }
 
 impl Timeout {
     pub fn new(ms: u32, f: impl FnOnce() + 'static) -> Timeout {
         let mut f = Some(f);
-        let closure = Closure::wrap(Box::new(move || {
+        // The same closure type as the listeners' (the timer passes no
+        // argument): one closure entry point serves both.
+        let closure = Closure::wrap(Box::new(move |_| {
             if let Some(f) = f.take() {
                 f()
             }
-        }) as Box<dyn FnMut()>);
+        }) as Box<dyn FnMut(JsValue)>);
         let id = set_timeout(closure.as_ref().unchecked_ref(), ms.min(i32::MAX as u32) as i32);
         Timeout { id, _closure: closure }
     }
