@@ -22,7 +22,7 @@ use crate::runtime::{Host, Runtime};
 use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use core::cell::Cell;
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -526,23 +526,26 @@ async fn confirm_status(
 }
 
 /// `v` (a value or a promise, as a hook answers) once it settles, or `None`
-/// when `ms` pass first. The timer is cleared either way.
+/// when `ms` pass first. The timer is cleared either way. After a timeout
+/// the promise may still settle: its two callbacks are retired like a
+/// wallet's, so a late answer lands in a no-op.
 pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue, JsValue>> {
-    // A marker no hook can answer: a fresh object the timer resolves with.
-    let marker: JsValue = Object::new().into();
-    let timer: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
-    let (t2, m2) = (timer.clone(), marker.clone());
-    let expiry = Promise::new(&mut |resolve, _| {
-        let m = m2.clone();
-        *t2.borrow_mut() = Some(Timeout::new(ms, move || {
-            let _ = resolve.call1(&JsValue::UNDEFINED, &m);
-        }));
+    let answer: SharedSlot<Option<Result<JsValue, JsValue>>> = slot();
+    let on = |f: fn(JsValue) -> Result<JsValue, JsValue>| {
+        let a = answer.clone();
+        Closure::wrap(Box::new(move |x| {
+            fill(&a, Some(f(x)));
+        }) as Box<dyn FnMut(JsValue)>)
+    };
+    let (ok, failed) = (on(Ok), on(Err));
+    let _ = Promise::resolve(v).then2(&ok, &failed);
+    let a = answer.clone();
+    let _timer = Timeout::new(ms, move || {
+        fill(&a, None);
     });
-    let raced = Promise::race(&Array::of2(&Promise::resolve(v), &expiry));
-    let answer = super::task::settle(&raced).await;
-    timer.borrow_mut().take();
-    match answer {
-        Ok(a) if Object::is(&a, &marker) => None,
-        other => Some(other),
+    let r = SlotFuture(answer).await;
+    if r.is_none() {
+        retire(vec![ok, failed]);
     }
+    r
 }

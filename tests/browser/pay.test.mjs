@@ -298,6 +298,34 @@ test("confirm turns the hint into a verified status; a throwing or silent confir
   await page.close();
 });
 
+test("a rejecting confirm is confirm_failed with the rejection as cause; one answering after its timeout is ignored, without errors", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "8000" }) };
+    const errors = [];
+    addEventListener("error", (e) => errors.push(String(e.message)));
+    addEventListener("unhandledrejection", (e) => errors.push(String(e.reason)));
+    const down = new Error("server down");
+    let rejected, late;
+    try { await pb.pay(p, { confirm: async () => { throw down; } }); } catch (e) { rejected = { code: e.code, field: e.field, cause: e.cause === down }; }
+    let answer;
+    const answered = new Promise((r) => (answer = r));
+    try { await pb.pay(p, { confirm: () => answered, confirmTimeoutMs: 100 }); } catch (e) { late = { code: e.code, message: e.message }; }
+    // The hook answers after its payment has ended; then another payment runs.
+    answer("succeeded");
+    await new Promise((r) => setTimeout(r, 50));
+    const next = await pb.pay(p, { confirm: () => "failed" });
+    return { rejected, late, next: [next.status, next.verified], errors };
+  }, wallet1Pub);
+  assert.deepEqual(r.rejected, { code: "confirm_failed", field: "confirm", cause: true });
+  assert.equal(r.late.code, "confirm_failed");
+  assert.match(r.late.message, /did not answer within 100 ms/);
+  assert.deepEqual(r.next, ["failed", true]);
+  assert.deepEqual(r.errors, []);
+  await page.close();
+});
+
 test("a throwing onEvent never breaks a payment", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
