@@ -10,7 +10,13 @@ export CARGO_TARGET_DIR
 # that wasm-bindgen keeps JavaScript values in its glue's heap array rather
 # than adding an externref table and a shim to every export (smaller).
 WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm/paybridge.wasm
-WASM_BUILD := RUSTFLAGS="-C target-feature=-reference-types" cargo build --lib --profile wasm --target wasm32-unknown-unknown
+# Source paths the standard library and the dependencies leave in the
+# .wasm (panic locations) are written short and machine-independent:
+# no builder's home directory in the published files.
+CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
+REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust=/rustc \
+  $(foreach d,$(wildcard $(CARGO_HOME_DIR)/registry/src/*),--remap-path-prefix=$(d)=/crates)
+WASM_BUILD := RUSTFLAGS="-C target-feature=-reference-types $(REMAP)" cargo build --lib --profile wasm --target wasm32-unknown-unknown
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
@@ -52,7 +58,7 @@ pkg: setup
 	@cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm
 	$(WASM_BUILD) --features wasm-runtime,web-tools
 	@cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm
-	RUSTFLAGS="-C target-cpu=mvp" cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown
+	RUSTFLAGS="-C target-cpu=mvp $(REMAP)" cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown
 	@$(MAKE) --no-print-directory pkg-files
 
 pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.js
