@@ -93,7 +93,7 @@ $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 # gzipped than -Oz alone on these modules (README, "Size and speed").
 WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz
 
-$(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm
+$(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
 # Short names between each module and its glue (www/build/short-names.mjs).

@@ -305,20 +305,18 @@ pub(super) fn go(url: &str, events: &Events) -> Result<(), JsValue> {
 /// for `ms` (the app did not open), false when it was hidden at any point.
 async fn still_visible_after(ms: u32) -> bool {
     let hidden = Rc::new(Cell::new(!env::page_visible()));
-    let _listeners: Vec<EventListener> = match env::document() {
-        Some(doc) => ["visibilitychange", "pagehide", "blur"]
-            .into_iter()
-            .map(|ev| {
-                let h = hidden.clone();
-                EventListener::new(&doc, ev, move |_| {
-                    if ev != "visibilitychange" || !env::page_visible() {
-                        h.set(true)
-                    }
-                })
+    let doc = env::document();
+    let watch = |ev: &'static str| {
+        let h = hidden.clone();
+        doc.as_ref().map(|d| {
+            EventListener::new(d, ev, move |_| {
+                if ev != "visibilitychange" || !env::page_visible() {
+                    h.set(true)
+                }
             })
-            .collect(),
-        None => Vec::new(),
+        })
     };
+    let _listeners = (watch("visibilitychange"), watch("pagehide"), watch("blur"));
     sleep(ms).await;
     !hidden.get() && env::page_visible()
 }
