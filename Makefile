@@ -6,9 +6,6 @@ SHELL := /bin/bash
 BIN := tests/node_modules/.bin
 CARGO_TARGET_DIR ?= target
 export CARGO_TARGET_DIR
-# The .wasm builds (Cargo.toml, profile wasm): without reference types, so
-# that wasm-bindgen keeps JavaScript values in its glue's heap array rather
-# than adding an externref table and a shim to every export (smaller).
 WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm/paybridge.wasm
 # Source paths the standard library and the dependencies leave in the
 # .wasm (panic locations) are written short and machine-independent:
@@ -16,6 +13,8 @@ WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm/paybridge.wasm
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust=/rustc \
   $(foreach d,$(wildcard $(CARGO_HOME_DIR)/registry/src/*),--remap-path-prefix=$(d)=/crates)
+# The .wasm builds: profile wasm, without reference types (why: Cargo.toml,
+# profile wasm).
 WASM_BUILD := RUSTFLAGS="-C target-feature=-reference-types $(REMAP)" cargo build --lib --profile wasm --target wasm32-unknown-unknown
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm

@@ -45,6 +45,13 @@ function readName(buf, at) {
   return [buf.toString("utf8", start, start + len), start + len];
 }
 
+/** The end of limits at `at`: flags, minimum, and a maximum when flag bit 0 is set. */
+function limits(buf, at) {
+  const flags = buf[at];
+  const end = readLeb(buf, at + 1)[1];
+  return flags & 1 ? readLeb(buf, end)[1] : end;
+}
+
 const name = (s) => Buffer.concat([leb(Buffer.byteLength(s)), Buffer.from(s)]);
 
 const renames = new Map();
@@ -61,21 +68,13 @@ function imports(body) {
   const parts = [leb(count)];
   while (count--) {
     const [module, a] = readName(body, at);
-    const [field, b] = readName(body, a);
-    const kindAt = b;
+    const [field, kindAt] = readName(body, a);
     const kind = body[kindAt];
     let end = kindAt + 1;
     if (kind === 0) end = readLeb(body, end)[1]; // function: type index
-    else if (kind === 1) {
-      // table: reftype, limits
-      const flags = body[end + 1];
-      end = readLeb(body, end + 2)[1];
-      if (flags & 1) end = readLeb(body, end)[1];
-    } else if (kind === 2) {
-      const flags = body[end];
-      end = readLeb(body, end + 1)[1];
-      if (flags & 1) end = readLeb(body, end)[1];
-    } else if (kind === 3) end += 2; // global: valtype, mutability
+    else if (kind === 1) end = limits(body, end + 1); // table: reftype, limits
+    else if (kind === 2) end = limits(body, end); // memory: limits
+    else if (kind === 3) end += 2; // global: valtype, mutability
     else throw new Error(`import kind ${kind} of ${module}.${field} is not known to this tool`);
     const glue = module.startsWith("./") && module.endsWith("_bg.js");
     parts.push(name(module), name(glue ? fresh(field) : field), body.subarray(kindAt, end));
