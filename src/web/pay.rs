@@ -96,6 +96,20 @@ impl Events {
         // A throwing onEvent never breaks a payment.
         let _ = f.call1(&JsValue::UNDEFINED, &e);
     }
+
+    /// Whether anyone listens: a detail that costs something to build is
+    /// built only then.
+    pub fn on(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// [`Events::emit`] with a detail of string members, built only when
+    /// someone listens.
+    pub fn emit_pairs(&self, kind: &str, pairs: &[(&str, &str)]) {
+        if self.on() {
+            self.emit(kind, Some(&obj(pairs)));
+        }
+    }
 }
 
 pub(super) fn obj(pairs: &[(&str, &str)]) -> JsValue {
@@ -129,7 +143,9 @@ pub fn pay(payment: JsValue, options: JsValue) -> Promise {
 async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValue> {
     let events = Events::from_options(&options_js);
     let (_, opts, runtime, plan) = super::exports::plan_js(&payment_js, &options_js).map_err(|e| err(&e))?;
-    events.emit("planned", Some(&to_js(&plan.to_json())));
+    if events.on() {
+        events.emit("planned", Some(&to_js(&plan.to_json())));
+    }
     let channel = plan.channel.name();
     let mut callbacks: Callbacks = Vec::new();
     let done = perform(&plan.action, channel, &opts, runtime, &options_js, &events, &mut callbacks).await;
@@ -146,7 +162,7 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
         }
     };
     if let Some(confirm) = env::method(&options_js, "confirm") {
-        let status = confirm_status(&confirm, &payment_js, &result, &raw, opts.confirm_timeout_ms).await?;
+        let status = apart(confirm_status(&confirm, &payment_js, &result, &raw, opts.confirm_timeout_ms)).await?;
         result.status = status;
         result.verified = true;
         result.message = "confirmed by the merchant's server".to_string();
@@ -157,6 +173,15 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
     }
     events.emit("result", Some(&out));
     Ok(out)
+}
+
+/// `f` boxed, so that its code is a function of its own rather than part of
+/// the payment's one large future. The `confirm` hook and the scheme URL's
+/// fallback run only after the wallet is asked to pay, and only on some
+/// payments: kept apart, they are not compiled before that call (V8
+/// compiles each wasm function on its first call).
+fn apart<'a, T>(f: impl core::future::Future<Output = T> + 'a) -> core::pin::Pin<Box<dyn core::future::Future<Output = T> + 'a>> {
+    Box::pin(f)
 }
 
 fn js_code(e: &JsValue) -> Option<String> {
@@ -185,7 +210,7 @@ async fn perform(
         Action::OpenUrl { url, fallback_url } => {
             go(url, events)?;
             if let Some(ms) = opts.fallback_after_ms {
-                if still_visible_after(ms).await {
+                if apart(still_visible_after(ms)).await {
                     go(fallback_url, events)?;
                     return Ok((PayResult::new(Status::Redirected, channel, None), JsValue::UNDEFINED));
                 }
@@ -297,7 +322,7 @@ fn no_callback(channel: &str) -> (PayResult, JsValue) {
 }
 
 pub(super) fn go(url: &str, events: &Events) -> Result<(), JsValue> {
-    events.emit("navigating", Some(&obj(&[("url", url)])));
+    events.emit_pairs("navigating", &[("url", url)]);
     env::navigate(url).map_err(|t| from_thrown(Code::WrongRuntime, None, "the page could not navigate", &t))
 }
 
@@ -377,19 +402,19 @@ async fn bridge_call(
         ]);
         return Err(err(&PayError::field(Code::WrongRuntime, "pay_channel", msg)));
     }
-    events.emit("waiting", Some(&obj(&[("bridge", bridge), ("event", ready_event)])));
+    events.emit_pairs("waiting", &[("bridge", bridge), ("event", ready_event)]);
     let result: SharedSlot<Answer> = slot();
     let cb = once_callback(&result, Callback::Success, events);
     let cb_fn: Function = cb.as_ref().unchecked_ref::<Function>().clone();
     cbs.push(cb);
     let (ev2, op2, bridge2) = (events.clone(), op.to_string(), bridge.to_string());
     let called = wait_then(bridge, ready_event, timeout_ms, move |b| {
-        ev2.emit("bridge_ready", Some(&obj(&[("bridge", &bridge2)])));
+        ev2.emit_pairs("bridge_ready", &[("bridge", &bridge2)]);
         let Some(f) = env::method(&b, method_name) else {
             let msg = cat(&["the wallet bridge ", &bridge2, " has no ", method_name, " method"]);
             return Err(err(&PayError::new(Code::BridgeError, msg)));
         };
-        ev2.emit("called", Some(&obj(&[("method", &op2)])));
+        ev2.emit_pairs("called", &[("method", &op2)]);
         f.call3(&b, &JsValue::from_str(&op2), &params, &cb_fn)
             .map(|_| ())
             .map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the wallet bridge threw on ", &op2]), &t))
@@ -480,7 +505,7 @@ async fn mini_call(
         set(&req, name, cb.as_ref());
         cbs.push(cb);
     }
-    events.emit("called", Some(&obj(&[("method", method)])));
+    events.emit_pairs("called", &[("method", method)]);
     let f =
         env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
     let called = f.call1(api, &req);
