@@ -138,7 +138,7 @@ async function nodeChild() {
  * bridge, present at load or arriving 100 ms after the load event with its
  * ready event. The bridge's pay method records `performance.now()` (from
  * navigation start) and whether the ready event's dispatch is on the stack. */
-function pageSetup({ flow, late, payment, f }) {
+function pageSetup({ flow, late, payment, f, mark = false }) {
   const b = (window.__bench = { flow, payment, payAt: null, readyAt: null, listenAt: null, inDispatch: null, calls: [], result: null });
   let dispatching = false;
   const bridge = {};
@@ -147,6 +147,11 @@ function pageSetup({ flow, late, payment, f }) {
     if (b.payAt === null) {
       b.payAt = at;
       b.inDispatch = dispatching;
+      // the traced load's marker, and word to the harness (firstCallWork)
+      if (mark) {
+        performance.mark("bench-pay-call");
+        window.__benchPaid();
+      }
     }
     b.calls.push({ op, params: JSON.parse(JSON.stringify(params)) });
     setTimeout(() => cb(f.ok), 0);
@@ -233,6 +238,104 @@ function bytesOf(rec, prefix) {
     files: before,
     afterPay: after,
   };
+}
+
+/** Code sizes of a module's functions, by function index (imports first,
+ * with no code), read from its code section. */
+function wasmFunctionSizes(bytes) {
+  let i = 8;
+  const leb = () => {
+    let n = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[i++];
+      n += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (b < 0x80) return n;
+    }
+  };
+  const name = () => {
+    const n = leb();
+    i += n;
+  };
+  let imported = 0;
+  const sizes = [];
+  while (i < bytes.length) {
+    const id = bytes[i++];
+    const size = leb();
+    const end = i + size;
+    if (id === 2) {
+      for (let k = leb(); k > 0; k--) {
+        name();
+        name();
+        const kind = bytes[i++];
+        if (kind === 0) {
+          leb();
+          imported++;
+        } else if (kind === 1) {
+          i++;
+          if (leb() & 1) leb();
+          leb();
+        } else if (kind === 2) {
+          if (leb() & 1) leb();
+          leb();
+        } else if (kind === 3) {
+          i += 2;
+        } else {
+          leb();
+        }
+      }
+    } else if (id === 10) {
+      for (let k = leb(); k > 0; k--) {
+        const n = leb();
+        sizes.push(n);
+        i += n;
+      }
+    }
+    i = end;
+  }
+  return { imported, sizes };
+}
+
+/** The work a page does before the bridge's pay method is entered, read
+ * from Chromium's trace of one load: the JavaScript functions V8 compiles
+ * (each on its first call; the harness's own are the same on both pages)
+ * and, for ours, the wasm functions compiled lazily on their first call,
+ * with their code bytes. Unlike the time, these counts do not move with
+ * the machine's load: they show "less code on the first call" directly. */
+async function firstCallWork(browser, env, module, flow) {
+  const context = await browser.newContext({ userAgent: env.baseUa + FLOWS[flow].ua });
+  try {
+    const page = await context.newPage();
+    // The pay method tells the harness through a binding: polling the page
+    // would compile functions of its own there while the page loads.
+    let paid;
+    const called = new Promise((resolve) => (paid = resolve));
+    await page.exposeFunction("__benchPaid", () => paid());
+    await page.addInitScript(pageSetup, { flow, late: false, payment: PAYMENT[flow], f: FLOWS[flow], mark: true });
+    await browser.startTracing(page, { categories: ["v8", "v8.wasm", "disabled-by-default-v8.compile", "blink.user_timing"] });
+    let trace;
+    try {
+      await page.goto(`${env.origin}/tests/bench/pages/${module}.html?flow=${flow}`, { waitUntil: "commit" });
+      await Promise.race([called, new Promise((_, reject) => setTimeout(() => reject(new Error(`${module} ${flow}: no pay call in 10 s`)), 10_000))]);
+    } finally {
+      trace = JSON.parse(await browser.stopTracing());
+    }
+    const events = trace.traceEvents ?? trace;
+    const call = events.find((e) => e.name === "bench-pay-call");
+    if (!call) return null;
+    const before = events.filter((e) => e.pid === call.pid && e.tid === call.tid && e.ts < call.ts);
+    const js = before.filter((e) => e.name === "V8.CompileCode").length;
+    const lazy = before.filter((e) => e.name === "wasm.CompileLazy" && e.args?.func_index !== undefined);
+    let wasmBytes = 0;
+    if (lazy.length) {
+      const { imported, sizes } = wasmFunctionSizes(readFileSync(`${ROOT}pkg/paybridge_bg.wasm`));
+      for (const e of lazy) wasmBytes += sizes[e.args.func_index - imported] ?? 0;
+    }
+    return { js, wasmFunctions: lazy.length, wasmBytes };
+  } finally {
+    await context.close();
+  }
 }
 
 /** Checks a load and returns a problem, or null. */
@@ -421,7 +524,13 @@ async function main() {
         };
       }
     }
-    result = { info, loads: LOADS, budget: BUDGET, bytes: { ours: bytes.ours, peer: bytes.peer, peerFile, miniProgram: mini }, timing: summary, host, node, problems };
+    console.log("tracing one load per module and flow for the work before the pay call ...");
+    const firstCall = {};
+    for (const flow of Object.keys(FLOWS)) {
+      firstCall[flow] = {};
+      for (const module of ["ours", "peer"]) firstCall[flow][module] = await firstCallWork(browser, env, module, flow);
+    }
+    result = { info, loads: LOADS, budget: BUDGET, bytes: { ours: bytes.ours, peer: bytes.peer, peerFile, miniProgram: mini }, timing: summary, firstCall, host, node, problems };
   } finally {
     await browser.close();
     await server.close();
@@ -506,6 +615,13 @@ function report(r) {
       "",
       `same turn ${check(ok, `ready to pay, ${f.label}: the pay call was outside the ready event's dispatch in ${o.loads - o.inDispatch}/${o.loads} loads (${why()})`)} (judged on the ${judged} loads listening when the event came)`,
     ]);
+  }
+  for (const [flow, f] of Object.entries(FLOWS)) {
+    const w = r.firstCall?.[flow];
+    if (!w) break;
+    const fmt = (x) =>
+      !x ? "not traced" : `${x.js} JS functions${x.wasmFunctions ? `; ${x.wasmFunctions} wasm functions, ${int(x.wasmBytes)} bytes of wasm code` : "; no wasm"}`;
+    rows.push([`work before the pay call, ${f.label}, bridge present: functions compiled on their first call (one traced load)`, fmt(w.ours), fmt(w.peer), "", ""]);
   }
   const kps = (s) => `${int(s.median)} (min ${int(s.min)}, max ${int(s.max)})`;
   rows.push(["planning, host (Rust, release): actions per second, median of 5", kps(r.host), "n/a (no planning step)", "", ""]);
