@@ -194,7 +194,7 @@ fn is_reg_name(h: &str) -> bool {
             && b.first() != Some(&b'-')
             && b.last() != Some(&b'-')
             && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-            && core::str::from_utf8(b).is_ok_and(a_label_ok)
+            && a_label_ok(b)
     })
 }
 
@@ -205,8 +205,11 @@ fn is_reg_name(h: &str) -> bool {
 /// letters): a browser refuses a URL whose punycode does not decode or
 /// stands for a character IDNA maps or forbids, so accepting one would let
 /// the check pass a URL that is never opened. Other labels pass.
-fn a_label_ok(label: &str) -> bool {
-    let Some(code) = label.strip_prefix("xn--") else { return true };
+///
+/// The label is bytes (lowercase ASCII letters, digits and hyphens, checked
+/// before): no UTF-8 validation is needed, and none is linked in.
+fn a_label_ok(label: &[u8]) -> bool {
+    let Some(code) = label.strip_prefix(b"xn--") else { return true };
     let Some(chars) = punycode_decode(code) else { return false };
     let kept = |c: &char| {
         c.is_ascii_lowercase()
@@ -220,7 +223,7 @@ fn a_label_ok(label: &str) -> bool {
         && !chars.starts_with(&['x', 'n', '-', '-'])
         // Only the one encoding of those characters (no leading hyphen, no
         // reordered insertions): IDNA refuses the others.
-        && punycode_encode(&chars).as_deref() == Some(code)
+        && punycode_encode(&chars).is_some_and(|e| e.as_bytes() == code)
 }
 
 const BASE: u32 = 36;
@@ -281,15 +284,15 @@ fn punycode_encode(input: &[char]) -> Option<String> {
 
 /// RFC 3492 decoding of the part after `xn--` (lowercase); `None` when it
 /// is not valid punycode or would stand for more than 63 characters.
-fn punycode_decode(code: &str) -> Option<Vec<char>> {
-    // `get`, not slicing: no panic path (and no formatter) in the wasm.
-    let (basic, rest) = match code.bytes().rposition(|b| b == b'-') {
+fn punycode_decode(code: &[u8]) -> Option<Vec<char>> {
+    // `get`, not slicing: no panic path in the wasm.
+    let (basic, rest): (&[u8], &[u8]) = match code.iter().rposition(|&b| b == b'-') {
         Some(i) => (code.get(..i)?, code.get(i + 1..)?),
-        None => ("", code),
+        None => (&[], code),
     };
-    let mut out: Vec<char> = basic.chars().collect();
+    let mut out: Vec<char> = basic.iter().map(|&b| b as char).collect();
     let (mut n, mut i, mut bias) = (128u32, 0u32, 72u32);
-    let mut digits = rest.bytes().peekable();
+    let mut digits = rest.iter().copied().peekable();
     while digits.peek().is_some() {
         let (old_i, mut w, mut k) = (i, 1u32, BASE);
         loop {
@@ -473,10 +476,10 @@ mod tests {
 
     #[test]
     fn punycode() {
-        let d = |s: &str| punycode_decode(s).map(|v| v.into_iter().collect::<String>());
+        let d = |s: &str| punycode_decode(s.as_bytes()).map(|v| v.into_iter().collect::<String>());
         assert_eq!(d("fiqs8s").as_deref(), Some("\u{4e2d}\u{56fd}"));
         for code in ["fiqs8s", "bcher-kva", "zca", "shop-zx3e", "ca-vja"] {
-            assert_eq!(punycode_encode(&punycode_decode(code).unwrap()).as_deref(), Some(code));
+            assert_eq!(punycode_encode(&punycode_decode(code.as_bytes()).unwrap()).as_deref(), Some(code));
         }
         assert_eq!(d("bcher-kva").as_deref(), Some("b\u{fc}cher"));
         assert_eq!(d("zca").as_deref(), Some("\u{df}"));
@@ -485,7 +488,7 @@ mod tests {
         // U+0080, a hyphen alone, a character outside the kept set.
         for bad in ["xn--a", "xn---", "xn--ls8h", "xn--abc-", "xn--fx", "xn---fiqs8s", "xn---iqs8vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvalapsxm"]
         {
-            assert!(!a_label_ok(bad), "{bad}");
+            assert!(!a_label_ok(bad.as_bytes()), "{bad}");
         }
     }
 
