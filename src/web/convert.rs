@@ -24,6 +24,12 @@ extern "C" {
     /// `Array.isArray(v)`, which throws for a revoked `Proxy`.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn is_array(v: &JsValue) -> Result<bool, JsValue>;
+
+    /// `encodeURIComponent(s)`, which throws a `URIError` exactly when the
+    /// string holds a lone surrogate: one call where a scan of the string
+    /// would cross into JavaScript once per UTF-16 unit.
+    #[wasm_bindgen(catch, js_name = encodeURIComponent)]
+    fn encode_uri_component(s: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// The most values one input may hold.
@@ -74,7 +80,7 @@ impl Walk {
             }
             // A lone surrogate has no UTF-8 form: refused, as the host's
             // JSON parser refuses it, rather than replaced.
-            if !s.is_valid_utf16() {
+            if encode_uri_component(s).is_err() {
                 return Err("holds a string with a lone surrogate (not valid Unicode)");
             }
             return Ok(Json::Str(String::from(s)));

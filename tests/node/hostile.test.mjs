@@ -33,3 +33,24 @@ test("the module still works after the whole corpus", () => {
   assert.equal(pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind, "wallet1_trade_pay");
   assert.match(pb.cardnetAuthUrl({ redirectUrl: "https://shop.example/cb" }), /^https:\/\//);
 });
+
+test("a string with a lone surrogate is refused wherever it sits; a surrogate pair is kept", () => {
+  const base = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T1" } };
+  const refused = [
+    ["pay_channel", [{ ...base, pay_channel: "wallet1_pub\uD800" }, undefined], "invalid_payment", "payment"],
+    ["pay_info member", [{ ...base, pay_info: { tradeNO: "\uDE00T1" } }, undefined], "invalid_payment", "payment"],
+    ["reversed pair in an unknown member", [{ ...base, memo: "\uDE00\uD83D" }, undefined], "invalid_payment", "payment"],
+    ["JSON text with an escaped lone surrogate", [JSON.stringify({ ...base, memo: "x" }).replace('"x"', '"\\ud800"'), undefined], "invalid_payment", "payment"],
+    ["profile string", [base, { profile: { wallet1: { bridge: "B\uDBFF" } } }], "invalid_options", "options"],
+  ];
+  for (const [where, [payment, options], code, field] of refused) {
+    assert.throws(
+      () => pb.planAction(payment, options),
+      (e) => e instanceof pb.PayError && e.code === code && e.field === field && /lone surrogate/.test(e.message),
+      where,
+    );
+  }
+  // An astral character (a well-formed pair) and U+FFFD itself are fine.
+  const kept = pb.planAction({ ...base, memo: "\uD83D\uDE00 \uFFFD", pay_info: { tradeNO: "T1" } });
+  assert.equal(kept.kind, "wallet1_trade_pay");
+});
