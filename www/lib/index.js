@@ -37,20 +37,46 @@ function failed(e) {
 let payLoading = null;
 let fullLoading = null;
 
+/**
+ * A page may compile the payment module before this entry runs (README, "In
+ * a page"): its inline script leaves the promise of that compilation in
+ * `globalThis.paybridgeWasm`, replaced by the `WebAssembly.Module` once
+ * compiled. Anything else there is ignored; a compilation that failed, or a
+ * module that does not link, gives way to the package's own `.wasm`.
+ */
+function early() {
+  const v = typeof WebAssembly == "object" ? globalThis.paybridgeWasm : undefined;
+  return v instanceof WebAssembly.Module || typeof v?.then == "function" ? v : undefined;
+}
+
 // The generated bindings serve one instance each: once a module is linked
 // (by any copy of this entry), it is never loaded again.
 function loadPay(src) {
   if (!payLoading && modules.pay) payLoading = Promise.resolve();
   if (!payLoading) {
-    payLoading = instantiate(src ?? new URL("./paybridge_bg.wasm", import.meta.url), payBg, "./paybridge_bg.js").then(
-      (instance) => {
+    const go = (s) =>
+      instantiate(s, payBg, "./paybridge_bg.js").then((instance) => {
         if (!modules.pay) modules.pay = link(payBg, instance.exports);
-      },
-      (e) => {
-        payLoading = null;
-        throw failed(e);
-      },
-    );
+      });
+    const pre = src === undefined ? early() : undefined;
+    if (pre instanceof WebAssembly.Module) {
+      // Compiled already: linked now, so that a pay() called in this turn
+      // reaches the wallet in it, before the page's first frame. An older
+      // Chromium refuses to instantiate more than 4 KB synchronously on its
+      // main thread: then as below.
+      try {
+        modules.pay = link(payBg, new WebAssembly.Instance(pre, { "./paybridge_bg.js": payBg }).exports);
+        return (payLoading = Promise.resolve());
+      } catch {
+        // not linked: modules.pay stays null
+      }
+    }
+    const own = () => go(new URL("./paybridge_bg.wasm", import.meta.url));
+    const from = src !== undefined ? go(src) : pre ? Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(own) : own();
+    payLoading = from.catch((e) => {
+      payLoading = null;
+      throw failed(e);
+    });
   }
   return payLoading;
 }
@@ -100,6 +126,9 @@ function whenLoaded(which, load, name, args) {
 
 /** Plans, waits, performs and reports a payment (loads the payment module only). */
 export function pay(payment, options) {
+  // A module the page compiled early is linked here, and the call below
+  // happens in this turn.
+  if (!payLoading) loadPay();
   return whenLoaded("pay", loadPay, "pay", [payment, options]);
 }
 
