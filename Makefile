@@ -107,6 +107,10 @@ WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz
 # modules, for four times the build time).
 $(BG)/paybridge_bg.opt.wasm: WASM_OPT_PASSES += --converge
 
+# Kept between runs (make would delete them as intermediates and run
+# wasm-opt again on every `make pkg`).
+.SECONDARY: $(BG)/paybridge_mini_bg.opt.wasm $(BG)/paybridge_full_bg.opt.wasm
+
 $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 

@@ -17,6 +17,7 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { serve } from "../tools/server.mjs";
 import { launch } from "../tools/chromium.mjs";
+import { importEntries, readLeb, sections } from "../../www/build/wasm.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HERE = fileURLToPath(new URL("./", import.meta.url));
@@ -240,59 +241,20 @@ function bytesOf(rec, prefix) {
   };
 }
 
-/** Code sizes of a module's functions, by function index (imports first,
- * with no code), read from its code section. */
-function wasmFunctionSizes(bytes) {
-  let i = 8;
-  const leb = () => {
-    let n = 0;
-    let shift = 0;
-    for (;;) {
-      const b = bytes[i++];
-      n += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-      if (b < 0x80) return n;
-    }
-  };
-  const name = () => {
-    const n = leb();
-    i += n;
-  };
+/** Code sizes of a module's functions, and how many functions it imports
+ * (function indexes count the imports first). */
+function wasmFunctionSizes(wasm) {
   let imported = 0;
   const sizes = [];
-  while (i < bytes.length) {
-    const id = bytes[i++];
-    const size = leb();
-    const end = i + size;
-    if (id === 2) {
-      for (let k = leb(); k > 0; k--) {
-        name();
-        name();
-        const kind = bytes[i++];
-        if (kind === 0) {
-          leb();
-          imported++;
-        } else if (kind === 1) {
-          i++;
-          if (leb() & 1) leb();
-          leb();
-        } else if (kind === 2) {
-          if (leb() & 1) leb();
-          leb();
-        } else if (kind === 3) {
-          i += 2;
-        } else {
-          leb();
-        }
-      }
-    } else if (id === 10) {
-      for (let k = leb(); k > 0; k--) {
-        const n = leb();
-        sizes.push(n);
-        i += n;
-      }
+  for (const { id, body } of sections(wasm)) {
+    if (id === 2) for (const e of importEntries(body)) imported += e.kind === 0 ? 1 : 0;
+    if (id !== 10) continue;
+    let [count, at] = readLeb(body, 0);
+    while (count--) {
+      const [size, start] = readLeb(body, at);
+      sizes.push(size);
+      at = start + size;
     }
-    i = end;
   }
   return { imported, sizes };
 }
