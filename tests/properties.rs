@@ -30,7 +30,11 @@ fn tail() -> impl Strategy<Value = String> {
 }
 
 fn host() -> impl Strategy<Value = String> {
-    let label = "[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?";
+    // Plain labels only: one that happens to begin with `xn--` is an
+    // internationalized label, valid only when its punycode decodes to the
+    // characters browsers keep (safe_url's own tests cover those), so a
+    // random one is rightly refused ("xn--a" was once drawn here).
+    let label = "[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?".prop_filter("an xn-- label is not a plain label", |l: &String| !l.starts_with("xn--"));
     (proptest::collection::vec(label, 1..4), "[a-z]{2,6}").prop_map(|(labels, tld)| {
         let mut h = labels.join(".");
         h.push('.');
