@@ -15,7 +15,7 @@ REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust
   $(foreach d,$(wildcard $(CARGO_HOME_DIR)/registry/src/*),--remap-path-prefix=$(d)=/crates)
 # The wasm builds compile core and alloc from the toolchain's rust-src
 # (.ci/setup adds it) with panics that abort at once: no panic messages,
-# locations or formatting code in the .wasm (1.9 KB less gzipped on the
+# locations or formatting code in the .wasm (2.0 KB less gzipped on the
 # payment module; README, "Size and speed"). Both are unstable options of
 # the pinned stable toolchain, enabled by RUSTC_BOOTSTRAP for these builds
 # only; the host builds and tests use the standard toolchain as it is.
