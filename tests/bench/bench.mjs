@@ -277,10 +277,14 @@ async function firstCallWork(browser, env, module, flow) {
     await page.addInitScript(pageSetup, { flow, late: false, payment: PAYMENT[flow], f: FLOWS[flow], mark: true });
     await browser.startTracing(page, { categories: ["v8", "v8.wasm", "disabled-by-default-v8.compile", "blink.user_timing"] });
     let trace;
+    let timer;
     try {
       await page.goto(`${env.origin}/tests/bench/pages/${module}.html?flow=${flow}`, { waitUntil: "commit" });
-      await Promise.race([called, new Promise((_, reject) => setTimeout(() => reject(new Error(`${module} ${flow}: no pay call in 10 s`)), 10_000))]);
+      const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${module} ${flow}: no pay call in 10 s`)), 10_000)));
+      await Promise.race([called, late]);
     } finally {
+      // Cleared, or the last load's timer would hold the process 10 s.
+      clearTimeout(timer);
       trace = JSON.parse(await browser.stopTracing());
     }
     const events = trace.traceEvents ?? trace;
