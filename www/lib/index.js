@@ -72,7 +72,11 @@ function loadPay(src) {
       }
     }
     const own = () => go(new URL("./paybridge_bg.wasm", import.meta.url));
-    const from = src !== undefined ? go(src) : pre ? Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(own) : own();
+    let from;
+    if (src !== undefined) from = go(src);
+    else if (!pre) from = own();
+    // A module, or the promise of one; the package's own .wasm otherwise.
+    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(own);
     payLoading = from.catch((e) => {
       payLoading = null;
       throw failed(e);
