@@ -81,7 +81,11 @@ const FRESH = `state=${encodeURIComponent(STATE)}&respCode=00&userAuthCode=uac%2
 
 test("a fresh callback orders with its code and lands on expend.pay_url", async () => {
   const { page, cashierHits } = await callbackPage(FRESH);
-  await page.exposeFunction("report", (r) => (page.reported = r));
+  // The result comes through a binding, sent as the page navigates away:
+  // it can reach the test after the cashier's URL does.
+  let reported;
+  const report = new Promise((resolve) => (reported = resolve));
+  await page.exposeFunction("report", (r) => reported(r));
   orders.length = 0;
   await Promise.all([
     page.waitForURL(CASHIER),
@@ -104,7 +108,7 @@ test("a fresh callback orders with its code and lands on expend.pay_url", async 
   assert.equal(await page.textContent("h1"), "Card network cashier");
   assert.deepEqual(orders, ["uac+1"], "the merchant got the decoded userAuthCode");
   assert.deepEqual(cashierHits, [CASHIER]);
-  const { message, ...rest } = page.reported;
+  const { message, ...rest } = await Promise.race([report, new Promise((_, reject) => setTimeout(() => reject(new Error("no result reported in 5 s")), 5000).unref())]);
   assert.equal(typeof message, "string");
   assert.deepEqual(rest, {
     status: "redirected",
