@@ -39,12 +39,15 @@ after(async () => {
 });
 
 /** A page opened as the card network's callback; `cashierHits` counts
- * requests that reached the cashier. */
-async function callbackPage(query) {
+ * requests that reached the cashier. With `hold`, the cashier answers only
+ * once that promise settles (or after 5 s): until then the navigation does
+ * not commit and the page that pays stays alive. */
+async function callbackPage(query, { hold = null } = {}) {
   const page = await browser.newPage();
   const cashierHits = [];
-  await page.route(`${CASHIER_HOST}**`, (route) => {
+  await page.route(`${CASHIER_HOST}**`, async (route) => {
     cashierHits.push(route.request().url());
+    if (hold) await Promise.race([hold, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     return route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>cashier</title><h1>Card network cashier</h1>" });
   });
   const url = `${server.url}/tests/browser/pages/harness.html?${query}`;
@@ -80,11 +83,12 @@ async function payFails(page, { orderSrc, options = {}, kept = null }) {
 const FRESH = `state=${encodeURIComponent(STATE)}&respCode=00&userAuthCode=uac%2B1`;
 
 test("a fresh callback orders with its code and lands on expend.pay_url", async () => {
-  const { page, cashierHits } = await callbackPage(FRESH);
-  // The result comes through a binding, sent as the page navigates away:
-  // it can reach the test after the cashier's URL does.
+  // The result comes through a binding, sent as the page navigates away. A
+  // binding call from a page whose navigation has committed can be dropped,
+  // so the cashier answers only once the result is in.
   let reported;
   const report = new Promise((resolve) => (reported = resolve));
+  const { page, cashierHits } = await callbackPage(FRESH, { hold: report });
   await page.exposeFunction("report", (r) => reported(r));
   orders.length = 0;
   await Promise.all([

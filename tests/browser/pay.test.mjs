@@ -359,6 +359,12 @@ test("no callback: hidden then visible again gives pending, not a hang", async (
   await page.close();
 });
 
+/** `route` answered with `body` once `ready()` settles (at most 5 s later). */
+async function held(route, ready, body) {
+  await Promise.race([ready(), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  return route.fulfill({ contentType: "text/html", body });
+}
+
 async function until(cond, ms) {
   const end = Date.now() + ms;
   while (!(await cond())) {
@@ -367,10 +373,18 @@ async function until(cond, ms) {
   }
 }
 
-/** Runs pay() on a page that is about to navigate; results come back through an exposed function. */
+/** Runs pay() on a page that is about to navigate; results come back through an exposed function.
+ * `reports.done` settles once the result (or error) is in. A binding call from a page whose
+ * navigation has committed can be dropped, so the tests' routes hold their answer until then
+ * (`held`). */
 async function payAndNavigate(page, payment, options) {
   const reports = [];
-  await page.exposeFunction("report", (x) => reports.push(x));
+  let done;
+  reports.done = new Promise((resolve) => (done = resolve));
+  await page.exposeFunction("report", (x) => {
+    reports.push(x);
+    if ("result" in x || "error" in x) done();
+  });
   await page.evaluate(
     ([p, o]) => {
       pb.pay(p, { ...o, onEvent: (e) => report({ event: e.type, detail: e.detail }) }).then(
@@ -386,8 +400,9 @@ async function payAndNavigate(page, payment, options) {
 test("redirect: cardnet navigates to expend.pay_url and reports redirected", async () => {
   const page = await harness();
   const payUrl = "https://cashier.cardnet.example/pay?order=O1&token=a%2Fb";
-  await page.route("https://cashier.cardnet.example/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>cardnet cashier</title>" }));
-  const reports = await payAndNavigate(page, { pay_channel: "cardnet", expend: { pay_url: payUrl } }, {});
+  let reports;
+  await page.route("https://cashier.cardnet.example/**", (route) => held(route, () => reports.done, "<title>cardnet cashier</title>"));
+  reports = await payAndNavigate(page, { pay_channel: "cardnet", expend: { pay_url: payUrl } }, {});
   await page.waitForURL(payUrl);
   assert.equal(await page.title(), "cardnet cashier");
   assert.ok(reports.some((x) => x.event === "navigating" && x.detail.url === payUrl));
@@ -417,8 +432,9 @@ test("allowedHosts refuses a navigation: unsafe_url, no request made", async () 
 test("open_url: opens the wallet scheme URL; with fallbackAfterMs a visible page goes to the web cashier", async () => {
   const page = await harness();
   const payInfo = "https://pay.example.com/cashier?trade=T1&sign=a%2Bb";
-  await page.route("https://pay.example.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>web cashier</title>" }));
-  const reports = await payAndNavigate(page, { pay_channel: "wallet1", pay_info: payInfo }, { fallbackAfterMs: 400 });
+  let reports;
+  await page.route("https://pay.example.com/**", (route) => held(route, () => reports.done, "<title>web cashier</title>"));
+  reports = await payAndNavigate(page, { pay_channel: "wallet1", pay_info: payInfo }, { fallbackAfterMs: 400 });
   // The scheme navigation is aborted by the browser (no app handles it);
   // the fallback then loads the web cashier.
   await until(() => page.url() === payInfo, 5000);
