@@ -16,11 +16,14 @@ REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust
 # The wasm builds compile core and alloc from the toolchain's rust-src
 # (.ci/setup adds it) with panics that abort at once: no panic messages,
 # locations or formatting code in the .wasm (2.0 KB less gzipped on the
-# payment module; README, "Size and speed"). Both are unstable options of
-# the pinned stable toolchain, enabled by RUSTC_BOOTSTRAP for these builds
-# only; the host builds and tests use the standard toolchain as it is.
+# payment module; README, "Size and speed"). What still takes a caller's
+# location (wasm-bindgen's unwrap_throw, a bounds check the optimizer
+# keeps) gets none either: no source path or line in the published files
+# (0.04 to 0.1 KB). These are unstable options of the pinned stable
+# toolchain, enabled by RUSTC_BOOTSTRAP for these builds only; the host
+# builds and tests use the standard toolchain as it is.
 BUILD_STD := RUSTC_BOOTSTRAP=1
-STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort
+STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none
 STD_ARGS := -Zbuild-std=core,alloc
 # The .wasm builds: profile wasm, without reference types (why: Cargo.toml,
 # profile wasm).
