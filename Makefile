@@ -74,11 +74,11 @@ pkg: setup
 	  cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@$(MAKE) --no-print-directory pkg-files
 
-pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.js
+pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
 	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
-	  www/lib/miniprogram.d.ts www/lib/paybridge.wasm.d.ts www/lib/package.json www/lib/README.md pkg/
+	  www/lib/miniprogram.d.ts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
@@ -88,7 +88,7 @@ pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/p
 	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
 	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
-	cp $(BG_JS)/paybridge.wasm.js pkg/
+	cp $(BG_JS)/paybridge.wasm.cjs pkg/
 	ln -sfn ../../pkg tests/node_modules/paybridge
 	@echo "pkg/ built"
 
@@ -133,9 +133,11 @@ $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)
 
 # Lower what wasm2js does not translate, optimize for MVP, translate; then
-# bundle the translation with its glue. A memory.grow left in the code
-# would leave the glue's views on a stale buffer (src/web/arena.rs).
-$(BG_JS)/paybridge.wasm.js: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/textcoding.js Makefile
+# bundle the translation with its glue, as CommonJS: `.cjs`, so that Node
+# and bundlers read it as such inside this `type: module` package. A
+# memory.grow left in the code would leave the glue's views on a stale
+# buffer (src/web/arena.rs).
+$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/textcoding.js Makefile
 	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
 	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals -Oz $(ONE_CALLER) --strip-debug --strip-producers \
 	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm

@@ -3,7 +3,7 @@
 // fetch, TextEncoder, TextDecoder and no WebAssembly; the .wasm loaded
 // through a stand-in for the runtime's WebAssembly object that takes only
 // paths inside a fake code package; then the same suite again on the
-// JavaScript build (pkg/paybridge.wasm.js), with WebAssembly absent
+// JavaScript build (pkg/paybridge.wasm.cjs), with WebAssembly absent
 // altogether. Wallet APIs are fakes that succeed, cancel (both styles) and
 // fail.
 import { test, describe, before } from "node:test";
@@ -125,20 +125,29 @@ function throwsWith(fn, code, field) {
 }
 
 test("the bundles never mention window, document, fetch or import.meta", () => {
-  for (const f of ["miniprogram.cjs", "miniprogram.mjs", "paybridge.wasm.js"]) {
+  for (const f of ["miniprogram.cjs", "miniprogram.mjs", "paybridge.wasm.cjs"]) {
     const text = readFileSync(pkgFile(f), "utf8");
     assert.ok(text.length > 1000, f);
     const hits = text.match(/\b(window|document|fetch)\b|\bimport\.meta\b/g);
     assert.equal(hits, null, `${f} mentions ${hits}`);
   }
   // The JavaScript build is JavaScript only.
-  assert.equal(readFileSync(pkgFile("paybridge.wasm.js"), "utf8").match(/\bWebAssembly\b/), null);
+  assert.equal(readFileSync(pkgFile("paybridge.wasm.cjs"), "utf8").match(/\bWebAssembly\b/), null);
   // The exports map names them and their types.
   const manifest = JSON.parse(readFileSync(pkgFile("package.json"), "utf8"));
   assert.equal(manifest.exports["./miniprogram"].require, "./miniprogram.cjs");
   assert.equal(manifest.exports["./miniprogram"].import, "./miniprogram.mjs");
   assert.equal(manifest.exports["./miniprogram"].types, "./miniprogram.d.ts");
-  assert.equal(manifest.exports["./paybridge.wasm.js"].default, "./paybridge.wasm.js");
+  assert.equal(manifest.exports["./paybridge.wasm.cjs"].default, "./paybridge.wasm.cjs");
+  assert.equal(manifest.exports["./paybridge.wasm.js"].default, "./paybridge.wasm.cjs");
+});
+
+test("the JavaScript build loads through the package's exports as CommonJS, from require and from import", async () => {
+  const fixture = new URL("./fixtures/require-wasmjs.cjs", import.meta.url).pathname;
+  const out = JSON.parse(execFileSync(process.execPath, [fixture], { encoding: "utf8" }));
+  assert.deepEqual(out, { same: true, members: ["bindings", "wasmExports"], status: "succeeded" });
+  const imported = await import("paybridge/paybridge.wasm.cjs");
+  assert.deepEqual(Object.keys(imported.default).sort(), ["bindings", "wasmExports"]);
 });
 
 test("the stand-in TextEncoder and TextDecoder agree with the platform's", () => {
@@ -380,7 +389,7 @@ suite("through the runtime's WebAssembly, from a package path", {
 
 suite("the JavaScript build, with no WebAssembly at all", {
   webAssembly: null,
-  readyOptions: (ctx) => ({ wasmJs: () => requireIn(ctx, pkgFile("paybridge.wasm.js")) }),
+  readyOptions: (ctx) => ({ wasmJs: () => requireIn(ctx, pkgFile("paybridge.wasm.cjs")) }),
 });
 
 test("the JavaScript build pays in a process where WebAssembly does not exist (node --jitless)", () => {
@@ -443,7 +452,7 @@ async function runExamplePage({ webAssembly }) {
   const ctx = miniProgramContext({ webAssembly });
   const files = {
     "../../lib/paybridge/miniprogram.cjs": pkgFile("miniprogram.cjs"),
-    "../../lib/paybridge/paybridge.wasm.js": pkgFile("paybridge.wasm.js"),
+    "../../lib/paybridge/paybridge.wasm.cjs": pkgFile("paybridge.wasm.cjs"),
   };
   const loadedFiles = [];
   const cache = {};
@@ -500,6 +509,6 @@ for (const [name, webAssembly] of [
     assert.equal(page.data.back["open-type"], "launchApp");
     assert.equal(page.data.back["app-parameter"], "status=succeeded&payment=pay_42");
     // The JavaScript build is loaded only where there is no WebAssembly.
-    assert.equal(loadedFiles.includes("../../lib/paybridge/paybridge.wasm.js"), !webAssembly);
+    assert.equal(loadedFiles.includes("../../lib/paybridge/paybridge.wasm.cjs"), !webAssembly);
   });
 }

@@ -22,7 +22,7 @@ export function sizes() {
   const mp = gz("miniprogram.mjs");
   const mpWasm = gz("paybridge_mini_bg.wasm");
   if (mp !== null) out.miniprogram = { wasm: mpWasm, bundle: mp, total: mpWasm + mp };
-  const wasmJs = gz("paybridge.wasm.js");
+  const wasmJs = gz("paybridge.wasm.cjs");
   if (wasmJs !== null) out.wasm2js = { bundle: wasmJs };
   return out;
 }

@@ -49,7 +49,7 @@ export interface MiniProgramWebAssembly {
   instantiate(path: string, imports: WasmImports): Promise<{ instance: { exports: object } } | { exports: object }>;
 }
 
-/** The JavaScript build, `paybridge/paybridge.wasm.js` (see paybridge.wasm.d.ts). */
+/** The JavaScript build, `paybridge/paybridge.wasm.cjs` (see paybridge.wasm.d.cts). */
 export interface WasmJsBuild {
   readonly bindings: object;
   readonly wasmExports: object;
@@ -62,7 +62,7 @@ export interface ReadyOptions {
   WebAssembly?: MiniProgramWebAssembly;
   /**
    * Where there is no WebAssembly: the JavaScript build, or a function that
-   * loads it only then: `() => require("paybridge/paybridge.wasm.js")`.
+   * loads it only then: `() => require("paybridge/paybridge.wasm.cjs")`.
    */
   wasmJs?: WasmJsBuild | { default: WasmJsBuild } | (() => WasmJsBuild | { default: WasmJsBuild });
 }

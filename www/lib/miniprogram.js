@@ -5,7 +5,7 @@
 // is any) is an object of the runtime's own whose instantiate() takes a
 // path inside the code package. So ready() takes that object and that
 // path; where there is none, it runs the JavaScript build of the same
-// module (paybridge.wasm.js, made from the .wasm by wasm2js).
+// module (paybridge.wasm.cjs, made from the .wasm by wasm2js).
 
 // First: the glue makes a TextDecoder as soon as it is evaluated.
 import "./textcoding.js";
@@ -26,12 +26,12 @@ function badOption(field, message) {
   return new PayError(`${field} ${message}`, "invalid_options", field);
 }
 
-/** The JS build: `require(".../paybridge.wasm.js")`, or a function that requires it. */
+/** The JS build: `require(".../paybridge.wasm.cjs")`, or a function that requires it. */
 function wasmJsBuild(src) {
   const m = typeof src === "function" ? src() : src;
   const build = m && m.default && m.default.bindings ? m.default : m;
   if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
-    throw badOption("wasmJs", "must be the paybridge.wasm.js module (or a function that returns it)");
+    throw badOption("wasmJs", "must be the paybridge.wasm.cjs module (or a function that returns it)");
   }
   return build;
 }
@@ -73,7 +73,7 @@ async function load(options) {
   }
   if (o.wasmJs === undefined) {
     throw notReady(
-      "this runtime has no WebAssembly: pass its WebAssembly object as ready({ WebAssembly, wasmPath }), or the JavaScript build as ready({ wasmJs: require(\"paybridge/paybridge.wasm.js\") })",
+      "this runtime has no WebAssembly: pass its WebAssembly object as ready({ WebAssembly, wasmPath }), or the JavaScript build as ready({ wasmJs: require(\"paybridge/paybridge.wasm.cjs\") })",
       "wasmJs",
     );
   }

@@ -1,4 +1,4 @@
-// The JavaScript build of paybridge, bundled into paybridge.wasm.js
+// The JavaScript build of paybridge, bundled into paybridge.wasm.cjs
 // (CommonJS): binaryen's wasm2js translation of a second build of the crate
 // (MVP features only, so wasm-bindgen keeps JavaScript values in a heap
 // array rather than an externref table), with that build's own

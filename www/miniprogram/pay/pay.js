@@ -29,7 +29,7 @@ const api = globalThis[SETTINGS.apiGlobal];
 const loaded = paybridge.ready({
   WebAssembly: globalThis[SETTINGS.webAssemblyGlobal],
   wasmPath: SETTINGS.wasmPath,
-  wasmJs: () => require("../../lib/paybridge/paybridge.wasm.js"),
+  wasmJs: () => require("../../lib/paybridge/paybridge.wasm.cjs"),
 });
 
 /** The runtime's request API as a promise: POST or GET JSON to your server. */
