@@ -9,7 +9,10 @@ export CARGO_TARGET_DIR
 WASM ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm/paybridge.wasm
 # Source paths the standard library and the dependencies leave in the
 # .wasm (panic locations) are written short and machine-independent:
-# no builder's home directory in the published files.
+# no builder's home directory in the published files. With STD_FLAGS'
+# -Zlocation-detail=none no path is left to write (none of the four
+# builds holds one without REMAP); it is for a build without those flags
+# (`make pkg BUILD_STD= STD_FLAGS= STD_ARGS=`).
 CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust=/rustc \
   $(foreach d,$(wildcard $(CARGO_HOME_DIR)/registry/src/*),--remap-path-prefix=$(d)=/crates)
