@@ -36,14 +36,20 @@ extern "C" {
 const MAX_NODES: usize = 20_000;
 /// The longest string one input may hold (UTF-16 units).
 const MAX_STRING: u32 = 1 << 20;
+/// The most text one input may hold in all, its strings and member names
+/// together (UTF-16 units): many strings each under [`MAX_STRING`] would
+/// otherwise fill the module's memory, and the trap that ends would leave
+/// `pay()`'s in-flight flag set.
+const MAX_TEXT: u32 = 4 << 20;
 
 struct Walk {
     nodes: usize,
+    text: u32,
 }
 
 /// Reads `v` as a [`Json`]; `code` and `what` name the input in errors.
 pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
-    let mut w = Walk { nodes: 0 };
+    let mut w = Walk { nodes: 0, text: 0 };
     w.value(v, 0).map_err(|why| PayError::field(code, what, cat(&[what, " ", why])))
 }
 
@@ -57,6 +63,19 @@ pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, 
 }
 
 impl Walk {
+    /// Counts `s` against the limits on text, before it is copied.
+    fn text(&mut self, s: &js_sys::JsString) -> Result<(), &'static str> {
+        let n = s.length();
+        if n > MAX_STRING {
+            return Err("holds a string longer than 1 MiB");
+        }
+        self.text += n;
+        if self.text > MAX_TEXT {
+            return Err("holds more than 4 MiB of text in all");
+        }
+        Ok(())
+    }
+
     fn value(&mut self, v: &JsValue, depth: usize) -> Result<Json, &'static str> {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
@@ -75,9 +94,7 @@ impl Walk {
             return Ok(if n.is_finite() { Json::Num(n) } else { Json::Null });
         }
         if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
-            if s.length() > MAX_STRING {
-                return Err("holds a string longer than 1 MiB");
-            }
+            self.text(s)?;
             // A lone surrogate has no UTF-8 form: refused, as the host's
             // JSON parser refuses it, rather than replaced.
             if encode_uri_component(s).is_err() {
@@ -103,12 +120,16 @@ impl Walk {
         }
         if v.is_object() {
             let keys = object_keys(v).map_err(|_| "is an object whose members cannot be listed")?;
+            if keys.length() > MAX_NODES as u32 {
+                return Err("holds more than 20000 values");
+            }
             let mut out = Vec::with_capacity(keys.length() as usize);
             for k in keys.iter() {
                 let item = Reflect::get(v, &k).map_err(|_| "has a member that cannot be read")?;
                 if item.is_undefined() || item.is_function() || item.is_symbol() {
                     continue;
                 }
+                self.text(k.unchecked_ref())?;
                 let name: String = k.as_string().unwrap_or_default();
                 out.push((name, self.value(&item, depth + 1)?));
             }

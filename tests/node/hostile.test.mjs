@@ -54,3 +54,27 @@ test("a string with a lone surrogate is refused wherever it sits; a surrogate pa
   const kept = pb.planAction({ ...base, memo: "\uD83D\uDE00 \uFFFD", pay_info: { tradeNO: "T1" } });
   assert.equal(kept.kind, "wallet1_trade_pay");
 });
+
+test("much text in many strings, each under 1 MiB, is refused before it fills the module's memory; pay() stays usable", async () => {
+  const s = "\u4e2d".repeat((1 << 20) - 1); // one shared string of 3 MiB in UTF-8
+  const refused = (code, field) => (e) =>
+    e instanceof pb.PayError && e.code === code && e.field === field && /more than 4 MiB of text in all/.test(e.message);
+  const big = { pay_channel: "wallet1", pay_info: "https://pay.example/x", junk: new Array(1500).fill(s) };
+  await assert.rejects(pb.pay(big), refused("invalid_payment", "payment"));
+  assert.throws(() => pb.planAction(big), refused("invalid_payment", "payment"));
+  // Member names count too.
+  const names = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [i + s, 1]));
+  assert.throws(() => pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" }, ...names }), refused("invalid_payment", "payment"));
+  const profile = { wallet1: { resultCodes: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [String(i), s])) } };
+  assert.throws(() => pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }, { profile }), refused("invalid_options", "options"));
+  // An object with more members than an input may hold is refused as a whole,
+  // even when every member is undefined.
+  const wide = Object.fromEntries(Array.from({ length: 20001 }, (_, i) => ["k" + i, undefined]));
+  assert.throws(
+    () => pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" }, wide }),
+    (e) => e instanceof pb.PayError && e.code === "invalid_payment" && /more than 20000 values/.test(e.message),
+  );
+  // The in-flight flag was released: the next payment is planned, not busy.
+  await assert.rejects(pb.pay({ pay_channel: "nope" }), (e) => e.code === "unsupported_channel");
+  assert.equal(pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind, "wallet1_trade_pay");
+});
