@@ -8,7 +8,7 @@
 
 use super::bridge::{fill, is_full, slot, wait_then, SharedSlot, SlotFuture};
 use super::convert::{from_js, set, to_js};
-use super::dom::{EventListener, Timeout};
+use super::dom::{EventListener, EventTarget, Timeout};
 use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::local::Local;
@@ -331,17 +331,21 @@ pub(super) fn go(url: &str, events: &Events) -> Result<(), JsValue> {
 async fn still_visible_after(ms: u32) -> bool {
     let hidden = Rc::new(Cell::new(!env::page_visible()));
     let doc = env::document();
-    let watch = |ev: &'static str| {
+    // `visibilitychange` fires on the document, `pagehide` and `blur` on the
+    // window.
+    let g: JsValue = env::global().into();
+    let win: Option<EventTarget> = env::method(&g, "addEventListener").map(|_| g.unchecked_into());
+    let watch = |target: &Option<EventTarget>, ev: &'static str| {
         let h = hidden.clone();
-        doc.as_ref().map(|d| {
-            EventListener::new(d, ev, move |_| {
+        target.as_ref().map(|t| {
+            EventListener::new(t, ev, move |_| {
                 if ev != "visibilitychange" || !env::page_visible() {
                     h.set(true)
                 }
             })
         })
     };
-    let _listeners = (watch("visibilitychange"), watch("pagehide"), watch("blur"));
+    let _listeners = (watch(&doc, "visibilitychange"), watch(&win, "pagehide"), watch(&win, "blur"));
     sleep(ms).await;
     !hidden.get() && env::page_visible()
 }

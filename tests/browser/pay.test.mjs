@@ -446,6 +446,23 @@ test("open_url: opens the wallet scheme URL; with fallbackAfterMs a visible page
   await page.close();
 });
 
+test("open_url with fallbackAfterMs: a blur or pagehide of the window (the app took over) keeps the page where it is", async () => {
+  const page = await harness();
+  const before = page.url();
+  for (const ev of ["blur", "pagehide"]) {
+    const r = await page.evaluate(async (ev) => {
+      events.length = 0;
+      const p = pb.pay({ pay_channel: "wallet1", pay_info: "https://pay.example.com/c?x=1" }, { onEvent: record, fallbackAfterMs: 300 });
+      setTimeout(() => window.dispatchEvent(new Event(ev)), 50);
+      const res = await p;
+      return { status: res.status, nav: events.filter((e) => e.type === "navigating").length };
+    }, ev);
+    assert.deepEqual(r, { status: "opened", nav: 1 }, ev);
+  }
+  assert.equal(page.url(), before);
+  await page.close();
+});
+
 test("open_url without the fallback option resolves opened and stays", async () => {
   const page = await harness();
   const before = page.url();
