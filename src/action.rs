@@ -88,8 +88,16 @@ impl Options {
             return Err(PayError::field(Code::InvalidOptions, "options", cat(&["options must be an object, not ", v.kind()])));
         }
         let given = |k: &str| v.get(k).filter(|x| !x.is_null());
+        // Read before the profile: it also lets the profile's provider
+        // addresses be loopback http, as for the authorization helpers.
+        if let Some(b) = given("insecureLoopback") {
+            o.policy.insecure_loopback = matches!(b, Json::Bool(true));
+            if !matches!(b, Json::Bool(_)) {
+                return Err(bad("insecureLoopback", "must be true or false"));
+            }
+        }
         if let Some(p) = given("profile") {
-            o.profile.merge(p, "profile")?;
+            o.profile.merge_with(p, "profile", o.policy.insecure_loopback)?;
         }
         if let Some(r) = given("runtime") {
             o.runtime = Some(Runtime::from_json(r)?);
@@ -111,12 +119,6 @@ impl Options {
                 }
             }
             o.policy.allowed_hosts = Some(safe_url::parse_allowed_hosts(&names, "allowedHosts")?);
-        }
-        if let Some(b) = given("insecureLoopback") {
-            o.policy.insecure_loopback = matches!(b, Json::Bool(true));
-            if !matches!(b, Json::Bool(_)) {
-                return Err(bad("insecureLoopback", "must be true or false"));
-            }
         }
         if let Some(a) = given("appFallback") {
             o.app_fallback = match a.as_str() {
@@ -330,5 +332,19 @@ mod tests {
         );
         let a = plan(&p, &o, rt(Host::Wallet1MiniProgram)).unwrap().action;
         assert_eq!(a, Action::Wallet1TradePay { trade_no: "T".into(), via: Via::MiniProgram });
+    }
+
+    #[test]
+    fn insecure_loopback_also_admits_loopback_provider_addresses_wherever_it_sits() {
+        let opts = |text: &str| Options::from_json(Some(&crate::json::parse(text, Code::InvalidOptions, "options").unwrap()));
+        let profile = r#""profile":{"cardnet":{"authUrl":"http://127.0.0.1:8080/sim/cardnet/authorize"}}"#;
+        for text in [cat(&["{", profile, r#","insecureLoopback":true}"#]), cat(&[r#"{"insecureLoopback":true,"#, profile, "}"])] {
+            let o = opts(&text).unwrap();
+            assert_eq!(o.profile.cardnet.auth_url, "http://127.0.0.1:8080/sim/cardnet/authorize");
+        }
+        let e = opts(&cat(&["{", profile, "}"])).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));
+        let e = opts(r#"{"profile":{"cardnet":{"authUrl":"http://c.example/a"}},"insecureLoopback":true}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("profile.cardnet.authUrl"));
     }
 }

@@ -99,6 +99,18 @@ test("loopback redirect addresses only with insecureLoopback", () => {
   throwsPay(() => pb.wallet1AuthUrl({ ...w1, redirectUri: "http://evil.example/cb" }, { insecureLoopback: true }), "unsafe_url", "redirectUri", "http elsewhere");
 });
 
+test("one options object with insecureLoopback and a loopback provider address serves the builders, planAction and pay alike", async () => {
+  const opts = { profile: { cardnet: { authUrl: "http://127.0.0.1:8080/sim/cardnet/authorize" } }, insecureLoopback: true };
+  assert.ok(pb.cardnetAuthUrl({ redirectUrl: "http://127.0.0.1:8080/cb" }, opts).startsWith("http://127.0.0.1:8080/sim/cardnet/authorize?"));
+  const payment = { pay_channel: "cardnet", expend: { pay_url: "http://127.0.0.1:8080/pay" } };
+  assert.equal(pb.planAction(payment, opts).kind, "redirect");
+  // Node has no location to navigate: pay() gets past the options to that.
+  await assert.rejects(pb.pay(payment, opts), (e) => e instanceof pb.PayError && e.code === "wrong_runtime");
+  const { insecureLoopback, ...strict } = opts;
+  assert.equal(insecureLoopback, true);
+  throwsPay(() => pb.planAction(payment, strict), "invalid_options", "profile.cardnet.authUrl", "without the option");
+});
+
 test("builders name the bad field", () => {
   const w1 = { appId: "2021", redirectUri: "https://s.example/cb", scopes: ["auth_user"], state: "abcdefgh" };
   const w2 = { appId: "wx1", redirectUri: "https://s.example/cb", scope: "snsapi_base", state: "abcdefgh" };
