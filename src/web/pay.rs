@@ -26,6 +26,13 @@ use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+#[wasm_bindgen]
+extern "C" {
+    /// `Promise.resolve(v)`, catching what a hostile `v` throws.
+    #[wasm_bindgen(catch, js_namespace = Promise, js_name = resolve)]
+    fn resolve(v: &JsValue) -> Result<Promise, JsValue>;
+}
+
 type Callback1 = Closure<dyn FnMut(JsValue)>;
 type Callbacks = Vec<Callback1>;
 
@@ -162,17 +169,31 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
         }
     };
     if let Some(confirm) = env::method(&options_js, "confirm") {
-        let status = apart(confirm_status(&confirm, &payment_js, &result, &raw, opts.confirm_timeout_ms)).await?;
+        let status = match apart(confirm_status(&confirm, &payment_js, &result, &raw, opts.confirm_timeout_ms)).await {
+            Ok(s) => s,
+            Err(e) => {
+                // The wallet's answer is not lost with the hook: the error
+                // carries it, unverified, as `result`.
+                set(&e, "result", &with_raw(&result, &raw));
+                return Err(e);
+            }
+        };
         result.status = status;
         result.verified = true;
         result.message = "confirmed by the merchant's server".to_string();
     }
-    let out = to_js(&result.to_json());
-    if !raw.is_undefined() {
-        set(&out, "raw", &raw);
-    }
+    let out = with_raw(&result, &raw);
     events.emit("result", Some(&out));
     Ok(out)
+}
+
+/// `result` as the page sees it, with the wallet's own answer as `raw`.
+fn with_raw(result: &PayResult, raw: &JsValue) -> JsValue {
+    let out = to_js(&result.to_json());
+    if !raw.is_undefined() {
+        set(&out, "raw", raw);
+    }
+    out
 }
 
 /// `f` boxed, so that its code is a function of its own rather than part of
@@ -528,10 +549,7 @@ async fn confirm_status(
     raw: &JsValue,
     timeout_ms: u32,
 ) -> Result<Status, JsValue> {
-    let hint = to_js(&result.to_json());
-    if !raw.is_undefined() {
-        set(&hint, "raw", raw);
-    }
+    let hint = with_raw(result, raw);
     let answered = confirm
         .call2(&JsValue::UNDEFINED, payment_js, &hint)
         .map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook threw", &t))?;
@@ -565,7 +583,18 @@ pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue
         }) as Box<dyn FnMut(JsValue)>)
     };
     let (ok, failed) = (on(Ok), on(Err));
-    let _ = Promise::resolve(v).then2(&ok, &failed);
+    // `Promise.resolve` reads `v.constructor`, and `then` may be the hook's
+    // own: either may throw, which counts as the hook failing.
+    let subscribed = resolve(v).and_then(|p| match env::method(&p, "then") {
+        Some(then) => then.call2(&p, ok.as_ref(), failed.as_ref()),
+        None => Err(JsValue::UNDEFINED),
+    });
+    if let Err(t) = subscribed {
+        if !is_full(&answer) {
+            retire(vec![ok, failed]);
+            return Some(Err(t));
+        }
+    }
     let a = answer.clone();
     let _timer = Timeout::new(ms, move || {
         fill(&a, None);

@@ -284,17 +284,30 @@ test("confirm turns the hint into a verified status; a throwing or silent confir
     const ok = await pb.pay(p, { confirm: async (payment, hint) => (hint.status === "pending" && payment.pay_info.tradeNO === "T100" ? "succeeded" : "failed") });
     const boom = new Error("server down");
     let thrown, silent, bad;
-    try { await pb.pay(p, { confirm: () => { throw boom; } }); } catch (e) { thrown = { code: e.code, cause: e.cause === boom }; }
+    // Each failure keeps the wallet's answer, unverified, as the error's result.
+    const kept = (e) => e.result && [e.result.status, e.result.verified, e.result.code, e.result.raw?.resultCode];
+    try { await pb.pay(p, { confirm: () => { throw boom; } }); } catch (e) { thrown = { code: e.code, cause: e.cause === boom, result: kept(e) }; }
     const t0 = performance.now();
-    try { await pb.pay(p, { confirm: () => new Promise(() => {}), confirmTimeoutMs: 300 }); } catch (e) { silent = { code: e.code, took: performance.now() - t0 }; }
-    try { await pb.pay(p, { confirm: async () => "maybe" }); } catch (e) { bad = e.code; }
-    return { ok: [ok.status, ok.verified, ok.code], thrown, silent, bad };
+    try { await pb.pay(p, { confirm: () => new Promise(() => {}), confirmTimeoutMs: 300 }); } catch (e) { silent = { code: e.code, took: performance.now() - t0, result: kept(e) }; }
+    try { await pb.pay(p, { confirm: async () => "maybe" }); } catch (e) { bad = [e.code, kept(e)]; }
+    // A promise whose own then() throws: the hook failed, as a PayError, and
+    // the in-flight flag is released.
+    const odd = new Error("then broke");
+    let thenThrew;
+    const hostile = () => { const q = Promise.resolve("succeeded"); q.then = () => { throw odd; }; return q; };
+    try { await pb.pay(p, { confirm: hostile }); } catch (e) { thenThrew = { pe: e instanceof pb.PayError, code: e.code, cause: e.cause === odd, result: kept(e) }; }
+    const after = (await pb.pay(p)).status;
+    return { ok: [ok.status, ok.verified, ok.code], thrown, silent, bad, thenThrew, after };
   }, wallet1Pub);
+  const pending = ["pending", false, "8000", "8000"];
   assert.deepEqual(r.ok, ["succeeded", true, "8000"]);
-  assert.deepEqual(r.thrown, { code: "confirm_failed", cause: true });
+  assert.deepEqual(r.thrown, { code: "confirm_failed", cause: true, result: pending });
   assert.equal(r.silent.code, "confirm_failed");
+  assert.deepEqual(r.silent.result, pending);
   assert.ok(r.silent.took >= 295 && r.silent.took < 500);
-  assert.equal(r.bad, "confirm_failed");
+  assert.deepEqual(r.bad, ["confirm_failed", pending]);
+  assert.deepEqual(r.thenThrew, { pe: true, code: "confirm_failed", cause: true, result: pending });
+  assert.equal(r.after, "pending");
   await page.close();
 });
 

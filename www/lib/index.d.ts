@@ -34,6 +34,8 @@ export declare class PayError extends Error {
   /** Every problem, for `invalid_request`. */
   readonly details?: Problem[];
   readonly cause?: unknown;
+  /** For `confirm_failed` from `pay()`: the wallet's result, unverified. */
+  readonly result?: PayResult;
 }
 
 export type Channel = "wallet1" | "wallet1_wap" | "wallet1_lite" | "wallet1_pub" | "wallet2_lite" | "wallet2_pub" | "cardnet";
