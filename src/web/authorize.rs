@@ -117,7 +117,15 @@ fn callback_options(options: &JsValue) -> Result<(Option<String>, f64)> {
         return Err(bad("options", "must be an object { expectedState?, now? }"));
     }
     let st = env::get(options, "expectedState");
-    let expected = if st.is_undefined() || st.is_null() {
+    // `null` is what storage answers for a state it does not hold (another
+    // tab, cleared storage): refused, never read as "no check".
+    if st.is_null() {
+        return Err(bad(
+            "expectedState",
+            "is null: the state this page stored is gone (another tab, or cleared storage), so the callback cannot be checked; authorize again",
+        ));
+    }
+    let expected = if st.is_undefined() {
         None
     } else {
         Some(st.as_string().ok_or_else(|| bad("expectedState", "must be the state string this page sent"))?)

@@ -232,6 +232,10 @@ test("state mismatch is auth_failed on state; the caller's own mistakes are inva
   throwsPay(() => pb.parseAuthCallback("https://s.example/cb?code=a", { expectedState: "abcdefgh" }), "auth_failed", "state", "missing");
   throwsPay(() => pb.parseAuthCallback(url, { expectedState: "short" }), "invalid_options", "expectedState", "short expected");
   throwsPay(() => pb.parseAuthCallback(url, { expectedState: 12345678 }), "invalid_options", "expectedState", "number");
+  // null is what sessionStorage.getItem answers for a state it does not hold
+  // (a new tab): never "no check", or a forged callback would pass.
+  throwsPay(() => pb.parseAuthCallback(url, { expectedState: null }), "invalid_options", "expectedState", "null");
+  throwsPay(() => pb.parseAuthCallback("https://s.example/cb?respCode=00&userAuthCode=ATTACKER", { expectedState: null }), "invalid_options", "expectedState", "null, forged");
   for (const now of [NaN, -1, Infinity, "1700000000000", new Date()]) {
     throwsPay(() => pb.parseAuthCallback(url, { now }), "invalid_options", "now", `now ${String(now)}`);
   }
@@ -495,6 +499,7 @@ test("cardnetPay failures: each its code, no order where none is due, no navigat
       ["respCode 34", "https://s.example/cb?respCode=34&userAuthCode=u", { order }, "auth_failed", "respCode", 0],
       ["state mismatch", "https://s.example/cb?respCode=00&userAuthCode=u&state=abcdefgh", { order, expectedState: "abcdefgX" }, "auth_failed", "state", 0],
       ["kept state mismatch", fresh, { order, now: NOW, expectedState: "abcdefgX" }, "auth_failed", "state", 0],
+      ["a stored state that is gone (null)", "https://s.example/cb?respCode=00&userAuthCode=u", { order, expectedState: null }, "invalid_options", "expectedState", 0],
       ["wallet2 callback", "https://s.example/cb?code=c&state=abcdefgh", { order }, "auth_failed", "provider", 0],
       ["no order function", fresh, { now: NOW }, "invalid_options", "order", 0],
       ["bad allowedHosts", fresh, { order, now: NOW, allowedHosts: [5] }, "invalid_options", "allowedHosts[0]", 0],

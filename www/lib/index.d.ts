@@ -322,7 +322,10 @@ export interface AuthCallback {
 }
 
 export interface ParseAuthCallbackOptions {
-  /** The state this page sent: the callback's must be present and equal (else PayError `auth_failed`, field `state`). */
+  /**
+   * The state this page sent: the callback's must be present and equal (else PayError `auth_failed`, field `state`).
+   * `null`, what storage answers for a state it does not hold, is refused (`invalid_options`), never read as "no check".
+   */
   expectedState?: string;
   /** The time to stamp as `receivedAt`, ms since the epoch (default `Date.now()`). */
   now?: number;
