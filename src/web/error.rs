@@ -14,11 +14,25 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
 static CLASS: Local<RefCell<Option<Function>>> = Local::new(RefCell::new(None));
+/// The entry's state shared by every module it links (see [`shared`]).
+static SHARED: Local<RefCell<Option<JsValue>>> = Local::new(RefCell::new(None));
 
-/// Registers the JavaScript `PayError` class.
+/// Registers the JavaScript `PayError` class and the entry's shared state,
+/// an object that every module linked by the same entry is given.
 #[wasm_bindgen(js_name = __setErrorClass)]
-pub fn set_error_class(class: Function) {
+pub fn set_error_class(class: Function, shared: JsValue) {
     CLASS.with(|c| *c.borrow_mut() = Some(class));
+    if shared.is_object() {
+        SHARED.with(|s| *s.borrow_mut() = Some(shared));
+    }
+}
+
+/// The state object the entry shares among its modules (a browser page's
+/// payment and full modules are two instances: the one-payment-at-a-time
+/// flag lives here so that each sees the other's payment). None for raw
+/// use of the wasm.
+pub fn shared() -> Option<JsValue> {
+    SHARED.with(|s| s.borrow().clone())
 }
 
 /// The JavaScript error for `e`.

@@ -68,7 +68,7 @@ pub(super) struct InFlight;
 /// second payment while one is in flight is `busy`, so that a double tap
 /// never pays or orders twice.
 pub(super) fn claim(export: &str) -> Result<InFlight, JsValue> {
-    if BUSY.with(|b| b.replace(true)) {
+    if swap_busy(true) {
         let e =
             PayError::new(Code::Busy, cat(&[export, "() was called while another payment is still in flight; wait for its result first"]));
         return Err(err(&e));
@@ -78,7 +78,21 @@ pub(super) fn claim(export: &str) -> Result<InFlight, JsValue> {
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        BUSY.with(|b| b.set(false));
+        swap_busy(false);
+    }
+}
+
+/// Sets the in-flight flag, answering what it was: the flag of the entry's
+/// shared state when there is one (every module of the page sees it), this
+/// module's own otherwise.
+fn swap_busy(now: bool) -> bool {
+    match super::error::shared() {
+        Some(s) => {
+            let was = env::get(&s, "busy").is_truthy();
+            set(&s, "busy", &JsValue::from_bool(now));
+            was
+        }
+        None => BUSY.with(|b| b.replace(now)),
     }
 }
 

@@ -211,6 +211,36 @@ test("a second pay() while one is in flight rejects with busy", async () => {
   await page.close();
 });
 
+test("pay() and cardnetPay() share one in-flight guard, though the page runs them in two modules", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    let finish;
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => { finish = () => cb({ resultCode: "9000" }); } };
+    const callback = "https://shop.example/cn/cb?respCode=00&userAuthCode=u1";
+    let ordered = 0;
+    // Were the guard not shared, the order would be placed and its pay_url
+    // refused by allowedHosts: no navigation either way.
+    const order = () => { ordered++; return { pay_channel: "cardnet", expend: { pay_url: "https://cashier.example/pay" } }; };
+    const first = pb.pay(p);
+    await new Promise((r) => setTimeout(r, 20));
+    const during = await pb.cardnetPay(callback, { order, allowedHosts: ["elsewhere.example"] }).then((x) => x.status, (e) => e.code);
+    finish();
+    const paid = (await first).status;
+    // The other way round: an order that never answers keeps cardnetPay in
+    // flight until confirmTimeoutMs.
+    const pending = pb.cardnetPay(callback, { order: () => new Promise(() => {}), confirmTimeoutMs: 300 }).then((x) => x.status, (e) => e.code);
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await pb.pay(p).then((x) => x.status, (e) => e.code);
+    const ended = await pending;
+    window[profile.wallet1.bridge].call = (n, params, cb) => cb({ resultCode: "9000" });
+    const after = (await pb.pay(p)).status;
+    return { during, ordered, paid, second, ended, after };
+  }, wallet1Pub);
+  assert.deepEqual(r, { during: "busy", ordered: 0, paid: "succeeded", second: "busy", ended: "transport", after: "succeeded" });
+  await page.close();
+});
+
 test("a throwing bridge reaches the caller as a PayError that keeps the cause", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {

@@ -21,11 +21,19 @@ export class PayError extends Error {
  */
 export const modules = { pay: null, full: null };
 
+/**
+ * State every module linked here shares, read and written by the modules
+ * themselves: the one-payment-at-a-time flag (a page's payment and full
+ * modules are two instances, and `pay()` and `cardnetPay()` must each see
+ * the other's payment).
+ */
+const state = { busy: false };
+
 /** Hands a wasm instance to its generated bindings and starts it. */
 export function link(bg, exports) {
   bg.__wbg_set_wasm(exports);
   if (typeof exports.__wbindgen_start === "function") exports.__wbindgen_start();
-  bg.__setErrorClass(PayError);
+  bg.__setErrorClass(PayError, state);
   return { bg, exports };
 }
 
