@@ -269,6 +269,6 @@ pub fn debug_counts() -> JsValue {
     let o = js_sys::Object::new();
     super::convert::set(&o, "listeners", &JsValue::from_f64(listeners as f64));
     super::convert::set(&o, "waiters", &JsValue::from_f64(waiters as f64));
-    super::convert::set(&o, "retained", &JsValue::from_f64(super::pay::retained() as f64));
+    super::convert::set(&o, "retained", &JsValue::from_f64(super::dom::live_callbacks() as f64));
     o.into()
 }

@@ -8,7 +8,7 @@
 
 use super::bridge::{fill, is_full, slot, wait_then, SharedSlot, SlotFuture};
 use super::convert::{from_js, set, to_js};
-use super::dom::{EventListener, EventTarget, Timeout};
+use super::dom::{Callback as JsCallback, EventListener, EventTarget, Timeout};
 use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::local::Local;
@@ -19,7 +19,6 @@ use crate::json::Json;
 use crate::outcome::{self, Callback, PayResult, Status};
 use crate::prelude::*;
 use crate::runtime::{Host, Runtime};
-use alloc::collections::VecDeque;
 use alloc::rc::Rc;
 use core::cell::Cell;
 use js_sys::{Function, Object, Promise};
@@ -33,33 +32,9 @@ extern "C" {
     fn resolve(v: &JsValue) -> Result<Promise, JsValue>;
 }
 
-type Callback1 = Closure<dyn FnMut(JsValue)>;
-type Callbacks = Vec<Callback1>;
+type Callbacks = Vec<JsCallback>;
 
 static BUSY: Local<Cell<bool>> = Local::new(Cell::new(false));
-/// Wallet callbacks of finished payments, kept a while so that a late or
-/// repeated call from a wallet lands in a no-op instead of a freed
-/// closure. Bounded: the oldest go first.
-static RETAINED: Local<RefCell<VecDeque<Callback1>>> = Local::new(RefCell::new(VecDeque::new()));
-
-const RETAIN: usize = 32;
-
-/// How many finished callbacks are retained (for leak tests).
-pub fn retained() -> usize {
-    RETAINED.with(|r| r.borrow().len())
-}
-
-fn retire(cbs: Callbacks) {
-    RETAINED.with(|r| {
-        let mut r = r.borrow_mut();
-        for c in cbs {
-            if r.len() == RETAIN {
-                r.pop_front();
-            }
-            r.push_back(c);
-        }
-    });
-}
 
 /// Clears the in-flight flag when the payment ends, however it ends.
 pub(super) struct InFlight;
@@ -170,7 +145,9 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
     let channel = plan.channel.name();
     let mut callbacks: Callbacks = Vec::new();
     let done = perform(&plan.action, channel, &opts, runtime, &options_js, &events, &mut callbacks).await;
-    retire(callbacks);
+    // The wallet's callbacks do nothing from here on: a late or repeated
+    // call is a no-op.
+    drop(callbacks);
     let (mut result, raw) = match done {
         Ok(r) => r,
         Err(e) => {
@@ -400,16 +377,16 @@ pub async fn sleep(ms: u32) {
 /// the page came back from the wallet without one.
 type Answer = Option<(Callback, JsValue)>;
 
-fn once_callback(result: &SharedSlot<Answer>, which: Callback, events: &Events) -> Closure<dyn FnMut(JsValue)> {
+fn once_callback(result: &SharedSlot<Answer>, which: Callback, events: &Events) -> JsCallback {
     let (result, events) = (result.clone(), events.clone());
-    Closure::wrap(Box::new(move |v: JsValue| {
+    JsCallback::new(move |v: JsValue| {
         let first = match which {
             // `complete` counts only when neither success nor fail came.
             Callback::CompleteOnly => !is_full(&result) && fill(&result, Some((which, v.clone()))),
             _ => fill(&result, Some((which, v.clone()))),
         };
         events.emit(if first { "callback" } else { "callback_ignored" }, Some(&v));
-    }) as Box<dyn FnMut(JsValue)>)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -444,7 +421,7 @@ async fn bridge_call(
     events.emit_pairs("waiting", &[("bridge", bridge), ("event", ready_event)]);
     let result: SharedSlot<Answer> = slot();
     let cb = once_callback(&result, Callback::Success, events);
-    let cb_fn: Function = cb.as_ref().unchecked_ref::<Function>().clone();
+    let cb_fn: Function = cb.function().clone();
     cbs.push(cb);
     let (ev2, op2, bridge2) = (events.clone(), op.to_string(), bridge.to_string());
     let called = wait_then(bridge, ready_event, timeout_ms, move |b| {
@@ -541,7 +518,7 @@ async fn mini_call(
     }
     for (name, which) in names {
         let cb = once_callback(&result, which, events);
-        set(&req, name, cb.as_ref());
+        set(&req, name, cb.function());
         cbs.push(cb);
     }
     events.emit_pairs("called", &[("method", method)]);
@@ -585,27 +562,24 @@ async fn confirm_status(
 }
 
 /// `v` (a value or a promise, as a hook answers) once it settles, or `None`
-/// when `ms` pass first. The timer is cleared either way. After a timeout
-/// the promise may still settle: its two callbacks are retired like a
-/// wallet's, so a late answer lands in a no-op.
+/// when `ms` pass first. The timer is cleared either way.
 pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue, JsValue>> {
     let answer: SharedSlot<Option<Result<JsValue, JsValue>>> = slot();
     let on = |f: fn(JsValue) -> Result<JsValue, JsValue>| {
         let a = answer.clone();
-        Closure::wrap(Box::new(move |x| {
+        JsCallback::new(move |x| {
             fill(&a, Some(f(x)));
-        }) as Box<dyn FnMut(JsValue)>)
+        })
     };
     let (ok, failed) = (on(Ok), on(Err));
     // `Promise.resolve` reads `v.constructor`, and `then` may be the hook's
     // own: either may throw, which counts as the hook failing.
     let subscribed = resolve(v).and_then(|p| match env::method(&p, "then") {
-        Some(then) => then.call2(&p, ok.as_ref(), failed.as_ref()),
+        Some(then) => then.call2(&p, ok.function(), failed.function()),
         None => Err(JsValue::UNDEFINED),
     });
     if let Err(t) = subscribed {
         if !is_full(&answer) {
-            retire(vec![ok, failed]);
             return Some(Err(t));
         }
     }
@@ -613,9 +587,7 @@ pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue
     let _timer = Timeout::new(ms, move || {
         fill(&a, None);
     });
-    let r = SlotFuture(answer).await;
-    if r.is_none() {
-        retire(vec![ok, failed]);
-    }
-    r
+    // After a time-out the promise may still settle: `ok` and `failed`,
+    // dropped on return, then do nothing.
+    SlotFuture(answer).await
 }

@@ -823,3 +823,31 @@ test("a sign or verify hook that never answers ends the call after timeoutMs, ne
     assert.equal(e.field, "verify");
   });
 });
+
+test("hooks that answer after their time-out, many at once: each call fails as a PayError, and the late answers land in no-ops", async () => {
+  const unhandled = [];
+  const onUnhandled = (e) => unhandled.push(String(e?.message ?? e));
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const body = JSON.stringify({ data: JSON.stringify({ return_code: "10200", resp_code: "00", order_id: "x" }), signature: "s" });
+    const late = () => new Promise((r) => setTimeout(() => r(true), 300));
+    const c = new pb.AuthClient({
+      baseUrl: "http://x.invalid",
+      appToken: SANDBOX_TOKEN,
+      env: "test",
+      sign: () => "s",
+      verify: late,
+      timeoutMs: 5,
+      transport: async () => ({ status: 200, body }),
+    });
+    // More than any bounded set of kept callbacks would hold.
+    const codes = await Promise.all(Array.from({ length: 40 }, () => c.nameCheck(person()).then(() => "resolved", (e) => (e instanceof pb.PayError ? e.code : String(e)))));
+    assert.equal(new Set(codes).size, 1, codes.join());
+    assert.notEqual(codes[0], "resolved");
+    await new Promise((r) => setTimeout(r, 500)); // every late answer has come
+    assert.deepEqual(unhandled, []);
+    assert.equal(pb.__debugCounts().retained, 0);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
