@@ -499,6 +499,34 @@ fn await_result_times_out_pending() {
 }
 
 #[test]
+fn an_answer_echoing_another_order_is_invalid_response() {
+    // A check, and a query by order_id (the recovery of a lost answer
+    // included), must be answered for the order sent.
+    let other = |_: &Request| Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00"), ("order_id", "SOMEONE-ELSE")]));
+    let (result, _) = run(op_call(Operation::CardCheck, card_fields(), 3, true), Some(&sandbox_verify), other);
+    let e = result.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some("order_id")));
+    assert!(e.message.contains("SOMEONE-ELSE") && e.message.contains(GENERATED_ID), "{}", e.message);
+    let (result, _) = run(op_call(Operation::CardCheck, card_fields(), 3, true), Some(&sandbox_verify), |req| {
+        if req.method == "POST" {
+            Reply::Lost
+        } else {
+            Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "00"), ("order_id", "SOMEONE-ELSE")]))
+        }
+    });
+    assert_eq!(result.unwrap_err().code, Code::InvalidResponse);
+    let (result, _) = run(op_call(Operation::CheckResult, j(r#"{"orderId":"orig-7"}"#), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "00"), ("order_id", "orig-8")]))
+    });
+    assert_eq!(result.unwrap_err().code, Code::InvalidResponse);
+    // The same answer echoing the order sent is fine.
+    let (result, _) = run(op_call(Operation::CheckResult, j(r#"{"orderId":"orig-7"}"#), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "00"), ("order_id", "orig-7")]))
+    });
+    assert_eq!(result.unwrap().state, State::Consistent);
+}
+
+#[test]
 fn lost_answer_is_recovered_by_checkresult_never_a_second_check() {
     for op in [Operation::CardCheck, Operation::NameCheck] {
         let fields = if op == Operation::CardCheck { card_fields() } else { name_fields() };

@@ -227,6 +227,27 @@ impl Call {
             let delay = backoff_delay(self.config.base_delay_ms, self.tries);
             return self.sleep(delay, false);
         }
+        // A check, or a query by order_id, is answered with an echo of the
+        // order sent: one naming another order (a replayed or misrouted
+        // answer, however well signed) is not this request's. A query by
+        // seq_id may be answered with the record's own order.
+        if self.queried_seq_id.is_none() {
+            if let Some(echoed) = text_field(&answer.data, "order_id") {
+                if echoed != self.order_id {
+                    return Step::Done(Err(PayError::field(
+                        Code::InvalidResponse,
+                        "order_id",
+                        cat(&[
+                            "the answer echoes order_id ",
+                            crate::safe_url::clip(&echoed),
+                            ", not ",
+                            &self.order_id,
+                            ", the order sent: it is not this request's answer",
+                        ]),
+                    )));
+                }
+            }
+        }
         let outcome = self.outcome_of(&answer);
         if self.has_verify {
             match answer.signature {
