@@ -124,6 +124,19 @@ fn card_check_validation_vectors() {
     expect(card(r#","acct_no":"4111111111111112""#), &[("acct_no", "luhn")]);
     expect(card(r#","acct_no":"""#), &[("acct_no", "required")]);
     expect(card(r#","acct_no":4111111111111111"#), &[("acct_no", "type")]);
+    // A passbook, a virtual account or a corporate account has no Luhn digit
+    // and may be longer or shorter than a card number; digits only, at most 32.
+    for rest in [r#","card_type":"P""#, r#","card_type":"V""#, r#","acct_type":"E""#, r#","acct_type":"E","card_type":"D""#] {
+        for acct in ["6222020200112233445", "11014", "12345678901234567890123"] {
+            expect(card(&[r#","acct_no":""#, acct, "\"", rest].concat()), &[]);
+        }
+        expect(card(&[r#","acct_no":"1234 5678""#, rest].concat()), &[("acct_no", "format")]);
+        expect(card(&[r#","acct_no":""#, &"1".repeat(33), "\"", rest].concat()), &[("acct_no", "length")]);
+    }
+    // A card of any other type keeps the card rules.
+    for t in ["D", "Y", "Z"] {
+        expect(card(&[r#","acct_no":"6222020200112233445","card_type":""#, t, "\""].concat()), &[("acct_no", "luhn")]);
+    }
     // ID and mobile numbers.
     expect(card(r#","acct_no":"4111111111111111","id_number":"440524188001010015""#), &[("id_number", "check_digit")]);
     expect(card(r#","acct_no":"4111111111111111","id_number":"4405241880010100""#), &[("id_number", "length")]);

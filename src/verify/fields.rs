@@ -113,7 +113,10 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
         Kind::CardCheck => {
             required(&mut out, "acct_no", "");
             if let Some(acct) = present("acct_no") {
-                check_card_number(&mut out, acct);
+                // Card numbers carry a Luhn digit; a passbook (P), a virtual
+                // account (V) or a corporate account (acct_type E) need not.
+                let card = !matches!(present("card_type"), Some("P" | "V")) && present("acct_type") != Some("E");
+                check_account_number(&mut out, acct, card);
             }
         }
         Kind::NameCheck => required(&mut out, "id_number", ""),
@@ -156,13 +159,17 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
     out
 }
 
-fn check_card_number(out: &mut Vec<Problem>, acct: &str) {
+fn check_account_number(out: &mut Vec<Problem>, acct: &str, card: bool) {
     if !all_digits(acct) {
-        out.push(problem("acct_no", "format", "acct_no must be the card number's digits only (no spaces or dashes)".into()));
+        out.push(problem("acct_no", "format", "acct_no must be the account number's digits only (no spaces or dashes)".into()));
+    } else if !card {
+        if acct.len() > 32 {
+            out.push(problem("acct_no", "length", cat(&["acct_no must be at most 32 digits (got ", &u64_str(acct.len() as u64), ")"])));
+        }
     } else if !(12..=19).contains(&acct.len()) {
         out.push(problem("acct_no", "length", cat(&["acct_no must be 12 to 19 digits (got ", &u64_str(acct.len() as u64), ")"])));
     } else if !luhn_ok(acct) {
-        out.push(problem("acct_no", "luhn", "acct_no is not a valid card number (its Luhn check digit does not match)".into()));
+        out.push(problem("acct_no", "luhn", "acct_no is not a valid card number (its Luhn check digit does not match; a passbook or virtual account is card_type P or V, a corporate account acct_type E)".into()));
     }
 }
 

@@ -359,7 +359,7 @@ test("verification: field messages before sending; card checks with 4 and 2 fact
   const problem = (f) => page.locator(`#card-form [data-problem-for="${f}"]`).textContent();
   await page.locator('#card-form [data-problem-for="acct_no"]:not(:empty)').waitFor();
   assert.equal(await problem("full_name"), "full_name is required");
-  assert.match(await problem("acct_no"), /acct_no must be the card number's digits only/);
+  assert.match(await problem("acct_no"), /acct_no must be the account number's digits only/);
   assert.match(await problem("id_number"), /id_number must be 18 characters \(got 17\)/);
   assert.equal(await problem("mobile_no"), "mobile_no must be 11 digits");
   assert.match(await problem("valid_date"), /valid_date must be mmyy/);

@@ -433,7 +433,10 @@ export type SourceChannel = "0" | "1" | "2";
 /** Fields of a `cardcheck` (bank-card verification). Every value is text. */
 export interface CardCheckFields {
   full_name: string;
-  /** The bank-card number: 12 to 19 digits passing the Luhn check. */
+  /**
+   * The account number, digits only: a card's is 12 to 19 digits passing the Luhn check; a passbook's or
+   * virtual account's (`card_type` P, V) or a corporate account's (`acct_type` E) is at most 32 digits, with no check digit.
+   */
   acct_no: string;
   /** 18 characters (GB 11643 check digit); needed for three and four factors. */
   id_number?: string;
