@@ -69,6 +69,12 @@ fn id_number_check_digits() {
         ("11010519491231002", IdFault::Length),
         ("11010519491231002XX", IdFault::Length),
         ("", IdFault::Length),
+        // Characters 7 to 14 are the date of birth: month 13, day 00,
+        // 30 February, 29 February of a common year.
+        ("110105194913310021", IdFault::BirthDate),
+        ("110105194912000021", IdFault::BirthDate),
+        ("110105200002300021", IdFault::BirthDate),
+        ("110105190002290021", IdFault::BirthDate),
     ] {
         assert_eq!(check_id_number(bad), Err(fault), "{bad}");
     }
@@ -798,7 +804,7 @@ mod properties {
         }
 
         #[test]
-        fn id_check_digit_is_the_only_one(first17 in "[0-9]{17}") {
+        fn id_check_digit_is_the_only_one(first17 in "[0-9]{6}(19[0-9]{2}|20[0-2][0-9])(0[1-9]|1[0-2])(0[1-9]|1[0-9]|2[0-8])[0-9]{3}") {
             let c = id_check_char(&first17).unwrap();
             for last in "0123456789X".chars() {
                 let id = format!("{first17}{last}");

@@ -27,6 +27,8 @@ pub enum IdFault {
     Length,
     /// 17 digits then a digit or `X` expected.
     Format,
+    /// Characters 7 to 14 are not a date of birth (YYYYMMDD).
+    BirthDate,
     /// The 18th character does not match the first 17.
     CheckDigit,
 }
@@ -45,6 +47,9 @@ pub fn check_id_number(s: &str) -> Result<(), IdFault> {
     let last = last.as_bytes().first().copied().unwrap_or(b'?');
     if !all_digits(head) || !(last.is_ascii_digit() || last == b'X' || last == b'x') {
         return Err(IdFault::Format);
+    }
+    if !head.get(6..14).is_some_and(valid_yyyymmdd) {
+        return Err(IdFault::BirthDate);
     }
     match id_check_char(head) {
         Some(c) if c as u8 == last.to_ascii_uppercase() => Ok(()),

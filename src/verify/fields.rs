@@ -169,7 +169,7 @@ fn check_account_number(out: &mut Vec<Problem>, acct: &str, card: bool) {
     } else if !(12..=19).contains(&acct.len()) {
         out.push(problem("acct_no", "length", cat(&["acct_no must be 12 to 19 digits (got ", &u64_str(acct.len() as u64), ")"])));
     } else if !luhn_ok(acct) {
-        out.push(problem("acct_no", "luhn", "acct_no is not a valid card number (its Luhn check digit does not match; a passbook or virtual account is card_type P or V, a corporate account acct_type E)".into()));
+        out.push(problem("acct_no", "luhn", "acct_no is not a valid card number (its Luhn check digit does not match: a passbook or virtual account is card_type P or V, a corporate account acct_type E)".into()));
     }
 }
 
@@ -182,6 +182,11 @@ fn check_id(out: &mut Vec<Problem>, id: &str) {
             cat(&["id_number must be 18 characters (got ", &u64_str(id.chars().count() as u64), ")"]),
         )),
         Err(IdFault::Format) => out.push(problem("id_number", "format", "id_number must be 17 digits followed by a digit or X".into())),
+        Err(IdFault::BirthDate) => out.push(problem(
+            "id_number",
+            "format",
+            "id_number's characters 7 to 14 must be a date of birth, YYYYMMDD (a real calendar date)".into(),
+        )),
         Err(IdFault::CheckDigit) => out.push(problem(
             "id_number",
             "check_digit",
