@@ -30,6 +30,14 @@ extern "C" {
 
     #[wasm_bindgen(js_name = clearTimeout)]
     fn clear_timeout(id: &JsValue);
+
+    /// The dispatching closure of [`Callback`]s.
+    #[derive(Clone)]
+    type Dispatch;
+
+    /// `dispatch.bind(undefined, id)`.
+    #[wasm_bindgen(method, js_name = bind)]
+    fn bind(this: &Dispatch, this_arg: &JsValue, id: u32) -> Function;
 }
 
 /// A listener on `target` for `kind`, removed on drop.
@@ -97,10 +105,10 @@ type Entry = (u32, Rc<dyn Fn(JsValue)>);
 
 static CALLBACKS: Local<RefCell<Vec<Entry>>> = Local::new(RefCell::new(Vec::new()));
 static NEXT_ID: Local<Cell<u32>> = Local::new(Cell::new(0));
-static DISPATCH: Local<RefCell<Option<Function>>> = Local::new(RefCell::new(None));
+static DISPATCH: Local<RefCell<Option<Dispatch>>> = Local::new(RefCell::new(None));
 
 /// The one closure every [`Callback`] is bound from: `(id, value)`.
-fn dispatch() -> Function {
+fn dispatch() -> Dispatch {
     DISPATCH.with(|d| {
         d.borrow_mut()
             .get_or_insert_with(|| {
@@ -124,7 +132,7 @@ impl Callback {
     pub fn new(f: impl Fn(JsValue) + 'static) -> Callback {
         let id = NEXT_ID.with(|n| n.replace(n.get().wrapping_add(1)));
         CALLBACKS.with(|t| t.borrow_mut().push((id, Rc::new(f))));
-        let function: Function = dispatch().bind1(&JsValue::UNDEFINED, &JsValue::from_f64(id as f64)).unchecked_into();
+        let function = dispatch().bind(&JsValue::UNDEFINED, id);
         Callback { id, function }
     }
 
