@@ -37,20 +37,38 @@ const MAX_NODES: usize = 20_000;
 /// The longest string one input may hold (UTF-16 units).
 const MAX_STRING: u32 = 1 << 20;
 /// The most text one input may hold in all, its strings and member names
-/// together (UTF-16 units): many strings each under [`MAX_STRING`] would
-/// otherwise fill the module's memory, and the trap that ends would leave
+/// together (UTF-8 bytes once copied): many strings each under
+/// [`MAX_STRING`] would otherwise fill the module's memory (the wasm2js
+/// build's heap is a fixed 16 MiB), and the trap that ends would leave
 /// `pay()`'s in-flight flag set.
-const MAX_TEXT: u32 = 4 << 20;
+const MAX_TEXT: usize = 2 << 20;
 
 struct Walk {
     nodes: usize,
-    text: u32,
+    text: usize,
+    /// A member of the top-level object left unread (`api` of the options:
+    /// the runtime's own object, not data).
+    skip: &'static str,
 }
 
 /// Reads `v` as a [`Json`]; `code` and `what` name the input in errors.
 pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
-    let mut w = Walk { nodes: 0, text: 0 };
+    walk(v, code, what, "")
+}
+
+fn walk(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Json, PayError> {
+    let mut w = Walk { nodes: 0, text: 0, skip };
     w.value(v, 0).map_err(|why| PayError::field(code, what, cat(&[what, " ", why])))
+}
+
+/// The options of a payment: like [`from_js_opt`], leaving `api` (the
+/// mini-program's global API object, which the edge reads) unread.
+pub fn options_from_js(v: &JsValue) -> Result<Option<Json>, PayError> {
+    if v.is_undefined() {
+        Ok(None)
+    } else {
+        walk(v, Code::InvalidOptions, "options", "api").map(Some)
+    }
 }
 
 /// Like [`from_js`], with `undefined` read as `None`.
@@ -63,17 +81,24 @@ pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, 
 }
 
 impl Walk {
-    /// Counts `s` against the limits on text, before it is copied.
-    fn text(&mut self, s: &js_sys::JsString) -> Result<(), &'static str> {
+    /// `s` copied, within the limits on text: checked before the copy by
+    /// its length (a UTF-8 byte or more per UTF-16 unit), counted after it
+    /// in bytes.
+    fn text(&mut self, s: &js_sys::JsString) -> Result<String, &'static str> {
+        const TOO_MUCH: &str = "holds more than 2 MiB of text in all";
         let n = s.length();
         if n > MAX_STRING {
             return Err("holds a string longer than 1 MiB");
         }
-        self.text += n;
-        if self.text > MAX_TEXT {
-            return Err("holds more than 4 MiB of text in all");
+        if self.text + n as usize > MAX_TEXT {
+            return Err(TOO_MUCH);
         }
-        Ok(())
+        let copied = String::from(s);
+        self.text += copied.len();
+        if self.text > MAX_TEXT {
+            return Err(TOO_MUCH);
+        }
+        Ok(copied)
     }
 
     fn value(&mut self, v: &JsValue, depth: usize) -> Result<Json, &'static str> {
@@ -94,13 +119,12 @@ impl Walk {
             return Ok(if n.is_finite() { Json::Num(n) } else { Json::Null });
         }
         if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
-            self.text(s)?;
             // A lone surrogate has no UTF-8 form: refused, as the host's
             // JSON parser refuses it, rather than replaced.
             if encode_uri_component(s).is_err() {
                 return Err("holds a string with a lone surrogate (not valid Unicode)");
             }
-            return Ok(Json::Str(String::from(s)));
+            return Ok(Json::Str(self.text(s)?));
         }
         if is_array(v).map_err(|_| "is an object that cannot be read")? {
             // `length` through Reflect: a Proxy's `get` trap may throw.
@@ -111,7 +135,8 @@ impl Walk {
             }
             let len = len as u32;
             let a: &Array = v.unchecked_ref();
-            let mut out = Vec::with_capacity(len as usize);
+            // No room reserved ahead: what is kept is what was counted.
+            let mut out = Vec::new();
             for i in 0..len {
                 let item = Reflect::get_u32(a, i).map_err(|_| "has an element that cannot be read")?;
                 out.push(if item.is_function() { Json::Null } else { self.value(&item, depth + 1)? });
@@ -123,14 +148,16 @@ impl Walk {
             if keys.length() > MAX_NODES as u32 {
                 return Err("holds more than 20000 values");
             }
-            let mut out = Vec::with_capacity(keys.length() as usize);
+            let mut out = Vec::new();
             for k in keys.iter() {
+                if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
+                    continue;
+                }
                 let item = Reflect::get(v, &k).map_err(|_| "has a member that cannot be read")?;
                 if item.is_undefined() || item.is_function() || item.is_symbol() {
                     continue;
                 }
-                self.text(k.unchecked_ref())?;
-                let name: String = k.as_string().unwrap_or_default();
+                let name = self.text(k.unchecked_ref())?;
                 out.push((name, self.value(&item, depth + 1)?));
             }
             return Ok(Json::Obj(out));

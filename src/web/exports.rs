@@ -1,8 +1,10 @@
 //! The synchronous exports: planning, the profile, runtime detection.
 
 #[cfg(feature = "web-tools")]
+use super::convert::from_js_opt;
+#[cfg(feature = "web-tools")]
 use super::convert::to_js;
-use super::convert::{from_js, from_js_opt};
+use super::convert::{from_js, options_from_js};
 use super::env;
 #[cfg(feature = "web-tools")]
 use super::error::to_js as err;
@@ -21,7 +23,7 @@ pub fn payment_from(v: &JsValue) -> Result<Payment, PayError> {
 
 /// Decodes options (functions in them are the edge's and are skipped).
 pub fn options_from(v: &JsValue) -> Result<Options, PayError> {
-    Options::from_json(from_js_opt(v, Code::InvalidOptions, "options")?.as_ref())
+    Options::from_json(options_from_js(v)?.as_ref())
 }
 
 /// What this environment looks like, as the profile names it; `api` is the

@@ -58,7 +58,7 @@ test("a string with a lone surrogate is refused wherever it sits; a surrogate pa
 test("much text in many strings, each under 1 MiB, is refused before it fills the module's memory; pay() stays usable", async () => {
   const s = "\u4e2d".repeat((1 << 20) - 1); // one shared string of 3 MiB in UTF-8
   const refused = (code, field) => (e) =>
-    e instanceof pb.PayError && e.code === code && e.field === field && /more than 4 MiB of text in all/.test(e.message);
+    e instanceof pb.PayError && e.code === code && e.field === field && /more than 2 MiB of text in all/.test(e.message);
   const big = { pay_channel: "wallet1", pay_info: "https://pay.example/x", junk: new Array(1500).fill(s) };
   await assert.rejects(pb.pay(big), refused("invalid_payment", "payment"));
   assert.throws(() => pb.planAction(big), refused("invalid_payment", "payment"));
