@@ -110,12 +110,21 @@ pub fn wallet1_result(profile: &Profile, channel: &str, answer: &Json) -> PayRes
     PayResult::new(status, channel, code)
 }
 
-/// wallet1's mini-program `fail` callback: `{ error, errorMessage }`.
-pub fn wallet1_fail(channel: &str, answer: &Json) -> PayResult {
-    let code = code_text(answer.get("resultCode")).or_else(|| code_text(answer.get("error")));
+/// wallet1's mini-program `fail` callback: `{ error, errorMessage }`, or a
+/// `resultCode`, mapped through the profile as from `success` (but a fail
+/// is never a success).
+pub fn wallet1_fail(profile: &Profile, channel: &str, answer: &Json) -> PayResult {
+    let result_code = code_text(answer.get("resultCode"));
     let text = answer.get("errorMessage").and_then(Json::as_str).unwrap_or("");
-    let status = if contains_cancel(text) { Status::Cancelled } else { Status::Failed };
-    PayResult::new(status, channel, code)
+    let status = match &result_code {
+        Some(c) => match profile.wallet1_status(c) {
+            Status::Succeeded => Status::Failed,
+            s => s,
+        },
+        None if contains_cancel(text) => Status::Cancelled,
+        None => Status::Failed,
+    };
+    PayResult::new(status, channel, result_code.or_else(|| code_text(answer.get("error"))))
 }
 
 /// wallet2's bridge callback: `{ err_msg }`, ending in `:ok` or `:cancel`.
@@ -209,8 +218,14 @@ mod tests {
         assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Fail, &fail).status, Status::Failed);
         let ok = j(r#"{"errMsg":"requestPayment:ok"}"#);
         assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Success, &ok).status, Status::Succeeded);
-        assert_eq!(wallet1_fail("wallet1_lite", &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)).status, Status::Cancelled);
-        let f = wallet1_fail("wallet1_lite", &j(r#"{"error":4000,"errorMessage":"system busy"}"#));
+        let p = Profile::default();
+        assert_eq!(wallet1_fail(&p, "wallet1_lite", &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)).status, Status::Cancelled);
+        let f = wallet1_fail(&p, "wallet1_lite", &j(r#"{"error":4000,"errorMessage":"system busy"}"#));
         assert_eq!((f.status, f.code.as_deref()), (Status::Failed, Some("4000")));
+        // A resultCode in fail maps as in success; a fail is never a success.
+        let f = wallet1_fail(&p, "wallet1_lite", &j(r#"{"resultCode":"6001"}"#));
+        assert_eq!((f.status, f.code.as_deref()), (Status::Cancelled, Some("6001")));
+        assert_eq!(wallet1_fail(&p, "wallet1_lite", &j(r#"{"resultCode":8000}"#)).status, Status::Pending);
+        assert_eq!(wallet1_fail(&p, "wallet1_lite", &j(r#"{"resultCode":"9000"}"#)).status, Status::Failed);
     }
 }

@@ -291,7 +291,7 @@ async fn perform(
             let answer = answer_of(&raw);
             let r = match which {
                 Callback::Success => outcome::wallet1_result(profile, channel, &answer),
-                _ => outcome::wallet1_fail(channel, &answer),
+                _ => outcome::wallet1_fail(profile, channel, &answer),
             };
             Ok((r, raw))
         }
