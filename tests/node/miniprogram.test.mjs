@@ -106,11 +106,12 @@ function wallet1Api(cb, res) {
   };
 }
 
-async function rejectsWith(promise, code, field) {
+async function rejectsWith(promise, code, field, check) {
   await assert.rejects(promise, (e) => {
     assert.equal(e.name, "PayError");
     assert.equal(e.code, code, e.message);
     if (field) assert.equal(e.field, field, e.message);
+    check?.(e);
     return true;
   });
 }
@@ -219,6 +220,11 @@ function suite(name, { webAssembly, readyOptions }) {
       } else {
         await rejectsWith(mp.ready(), "not_ready", "wasmJs");
         await rejectsWith(mp.ready({ wasmJs: {} }), "invalid_options", "wasmJs");
+        // A require that throws (the file left out of the package), and a
+        // module that does not link: not_ready, with the cause.
+        const missing = new Error("module 'paybridge.wasm.cjs' is not defined");
+        await rejectsWith(mp.ready({ wasmJs: () => { throw missing; } }), "not_ready", "wasmJs", (e) => assert.equal(e.cause, missing));
+        await rejectsWith(mp.ready({ wasmJs: { bindings: { __wbg_set_wasm() {} }, wasmExports: {} } }), "not_ready", "wasmJs");
       }
       const first = mp.ready(readyOptions(ctx));
       assert.equal(mp.ready(), first, "a second call returns the same promise");
@@ -314,6 +320,9 @@ function suite(name, { webAssembly, readyOptions }) {
         ["success", { resultCode: "8000" }, "pending", "8000"],
         ["fail", { error: 6001, errorMessage: "user cancel" }, "cancelled", "6001"],
         ["fail", { error: 4000, errorMessage: "system busy" }, "failed", "4000"],
+        // A resultCode in fail maps as in success; a fail is never a success.
+        ["fail", { resultCode: "6001" }, "cancelled", "6001"],
+        ["fail", { resultCode: "9000" }, "failed", "9000"],
       ]) {
         const api = wallet1Api(cb, res);
         const r = await mp.pay(wallet1Payment, { api });
@@ -352,6 +361,32 @@ function suite(name, { webAssembly, readyOptions }) {
         },
       };
       await assert.rejects(mp.pay(wallet2Payment, { api }), (e) => e.code === "bridge_error" && e.cause === boom && /no payment permission/.test(e.message));
+    });
+
+    test("the api option is the runtime's object, not data: cycles, throwing getters and size do not matter", async () => {
+      const ok = { errMsg: "requestPayment:ok" };
+      const api = wallet2Api([["success", ok]]);
+      api.self = api;
+      Object.defineProperty(api, "env", { enumerable: true, get() { throw new Error("not in this runtime"); } });
+      api.big = new Array(25000).fill(0);
+      assert.equal((await mp.pay(wallet2Payment, { api })).status, "succeeded");
+      assert.equal(mp.planAction(wallet2Payment, { api }).kind, "wallet2_request_payment");
+    });
+
+    test("nested arrays padded to the value limit are refused before they fill the heap; pay() is not left busy", async () => {
+      let nested = ["x"];
+      for (let i = 0; i < 56; i++) {
+        const level = new Array(20000).fill(null);
+        level[0] = nested;
+        nested = level;
+      }
+      const hostile = { ...wallet2Payment, extra: nested };
+      const before = mp.__wasmMemoryBytes();
+      throwsWith(() => mp.planAction(hostile), "invalid_payment", "payment");
+      await rejectsWith(mp.pay(hostile, { api: wallet2Api([]) }), "invalid_payment", "payment");
+      assert.ok(mp.__wasmMemoryBytes() <= before + (4 << 20), `memory grew from ${before} to ${mp.__wasmMemoryBytes()}`);
+      const ok = { errMsg: "requestPayment:ok" };
+      assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
     });
 
     test("memory stays flat over many plans and large inputs", () => {
@@ -400,6 +435,14 @@ test("the JavaScript build pays in a process where WebAssembly does not exist (n
   assert.ok(out.plans >= 20);
   assert.equal(out.plansMatching, out.plans);
   assert.equal(out.withoutApi, "wrong_runtime");
+});
+
+test("a standard WebAssembly, which takes bytes rather than a package path: ready() falls back to the JavaScript build it was given", async () => {
+  const ctx = miniProgramContext({ webAssembly: null });
+  ctx.WebAssembly = WebAssembly;
+  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  await mp.ready({ wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm", wasmJs: () => requireIn(ctx, pkgFile("paybridge.wasm.cjs")) });
+  assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
 });
 
 test("a .wasm.br path loads too", async () => {

@@ -61,16 +61,18 @@ export interface ReadyOptions {
   /** The runtime's WebAssembly object. Default: `globalThis.WebAssembly`, where there is one. */
   WebAssembly?: MiniProgramWebAssembly;
   /**
-   * Where there is no WebAssembly: the JavaScript build, or a function that
-   * loads it only then: `() => require("paybridge/paybridge.wasm.cjs")`.
+   * Where there is no WebAssembly, or the runtime's cannot load `wasmPath`
+   * (a standard WebAssembly takes bytes, not a path): the JavaScript build,
+   * or a function that loads it only then: `() => require("paybridge/paybridge.wasm.cjs")`.
    */
   wasmJs?: WasmJsBuild | { default: WasmJsBuild } | (() => WasmJsBuild | { default: WasmJsBuild });
 }
 
 /**
  * Loads the module once (later calls return the same promise): through the
- * runtime's WebAssembly from `wasmPath`, or, with no WebAssembly, `wasmJs`.
- * Fails with PayError `not_ready` (or `invalid_options` for a malformed option).
+ * runtime's WebAssembly from `wasmPath`, or, with no WebAssembly or one that
+ * cannot load that path, `wasmJs`. Fails with PayError `not_ready` (or
+ * `invalid_options` for a malformed option), its `cause` the runtime's error.
  */
 export function ready(options?: ReadyOptions): Promise<void>;
 

@@ -28,7 +28,14 @@ function badOption(field, message) {
 
 /** The JS build: `require(".../paybridge.wasm.cjs")`, or a function that requires it. */
 function wasmJsBuild(src) {
-  const m = typeof src === "function" ? src() : src;
+  let m = src;
+  if (typeof src === "function") {
+    try {
+      m = src();
+    } catch (e) {
+      throw notReady(`the paybridge JavaScript build could not be loaded: ${(e && e.message) || e}`, "wasmJs", e);
+    }
+  }
   const build = m && m.default && m.default.bindings ? m.default : m;
   if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
     throw badOption("wasmJs", "must be the paybridge.wasm.cjs module (or a function that returns it)");
@@ -59,17 +66,23 @@ async function load(options) {
       throw badOption("wasmPath", "is missing: ready({ wasmPath }) names paybridge_mini_bg.wasm inside the code package");
     }
     const path = packagePath(o.wasmPath);
-    let answer;
+    let failure;
     try {
-      answer = await runtime.instantiate(path, { "./paybridge_mini_bg.js": wasmBindings });
+      const answer = await runtime.instantiate(path, { "./paybridge_mini_bg.js": wasmBindings });
+      const instance = answer && answer.instance ? answer.instance : answer;
+      if (!instance || !instance.exports) {
+        failure = notReady("the runtime's WebAssembly.instantiate() gave no instance", "WebAssembly");
+      } else {
+        modules.pay = linked(wasmBindings, instance.exports, "WebAssembly");
+        bindings = wasmBindings;
+        return;
+      }
     } catch (e) {
-      throw notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
+      failure = e instanceof PayError ? e : notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
     }
-    const instance = answer && answer.instance ? answer.instance : answer;
-    if (!instance || !instance.exports) throw notReady("the runtime's WebAssembly.instantiate() gave no instance", "WebAssembly");
-    modules.pay = link(wasmBindings, instance.exports);
-    bindings = wasmBindings;
-    return;
+    // A WebAssembly that takes bytes rather than a path in the code package
+    // (a standard one) cannot load it: the JavaScript build, when given.
+    if (o.wasmJs === undefined) throw failure;
   }
   if (o.wasmJs === undefined) {
     throw notReady(
@@ -78,8 +91,17 @@ async function load(options) {
     );
   }
   const build = wasmJsBuild(o.wasmJs);
-  modules.pay = link(build.bindings, build.wasmExports);
+  modules.pay = linked(build.bindings, build.wasmExports, "wasmJs");
   bindings = build.bindings;
+}
+
+/** `link`, with a module that does not link (another module's exports) as `not_ready`. */
+function linked(bg, exports, field) {
+  try {
+    return link(bg, exports);
+  } catch (e) {
+    throw notReady(`the paybridge module did not link: ${(e && e.message) || e}`, field, e);
+  }
 }
 
 /**
