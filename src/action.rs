@@ -45,6 +45,9 @@ pub struct Options {
     /// How long `confirm` may take before the payment reports
     /// `confirm_failed`.
     pub confirm_timeout_ms: u32,
+    /// How long after asking the wallet to pay its answer is awaited; then
+    /// the payment is `pending` (ask the server), not a wait for ever.
+    pub callback_timeout_ms: u32,
 }
 
 impl Default for Options {
@@ -58,6 +61,7 @@ impl Default for Options {
             timeout_ms: 10_000,
             fallback_after_ms: None,
             confirm_timeout_ms: 15_000,
+            callback_timeout_ms: 600_000,
         }
     }
 }
@@ -152,6 +156,9 @@ impl Options {
         }
         if let Some(t) = given("confirmTimeoutMs") {
             o.confirm_timeout_ms = millis(t, "confirmTimeoutMs")?;
+        }
+        if let Some(t) = given("callbackTimeoutMs") {
+            o.callback_timeout_ms = millis(t, "callbackTimeoutMs")?;
         }
         Ok(o)
     }

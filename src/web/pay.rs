@@ -237,7 +237,7 @@ async fn perform(
                 Host::Wallet1,
                 &w.bridge,
                 &w.ready_event,
-                opts.timeout_ms,
+                opts,
                 "call",
                 "tradePay",
                 params,
@@ -261,7 +261,7 @@ async fn perform(
                 Host::Wallet2,
                 &w.bridge,
                 &w.ready_event,
-                opts.timeout_ms,
+                opts,
                 "invoke",
                 &w.pay_method,
                 p,
@@ -285,7 +285,7 @@ async fn perform(
         Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
             let api = mini_api(options_js, &profile.wallet1.mini_program_global, "tradePay", channel)?;
             let req = obj(&[("tradeNO", trade_no)]);
-            let Some((which, raw)) = mini_call(&api, "tradePay", req, false, events, cbs).await? else {
+            let Some((which, raw)) = mini_call(&api, "tradePay", req, false, opts.callback_timeout_ms, events, cbs).await? else {
                 return Ok(no_callback(channel));
             };
             let answer = answer_of(&raw);
@@ -299,7 +299,7 @@ async fn perform(
         Action::Wallet2RequestPayment { params } => {
             let api = mini_api(options_js, &profile.wallet2.mini_program_global, "requestPayment", channel)?;
             let req = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
-            let Some((which, raw)) = mini_call(&api, "requestPayment", req, true, events, cbs).await? else {
+            let Some((which, raw)) = mini_call(&api, "requestPayment", req, true, opts.callback_timeout_ms, events, cbs).await? else {
                 return Ok(no_callback(channel));
             };
             let answer = answer_of(&raw);
@@ -329,7 +329,9 @@ fn answer_of(raw: &JsValue) -> Json {
 /// may not have gone through, so ask the server.
 fn no_callback(channel: &str) -> (PayResult, JsValue) {
     let mut r = PayResult::new(Status::Pending, channel, None);
-    r.message = "the page came back from the wallet without a result; ask your server for the payment's state".to_string();
+    r.message =
+        "no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state"
+            .to_string();
     (r, JsValue::UNDEFINED)
 }
 
@@ -395,7 +397,7 @@ async fn bridge_call(
     wallet: Host,
     bridge: &str,
     ready_event: &str,
-    timeout_ms: u32,
+    opts: &Options,
     method_name: &'static str,
     op: &str,
     params: JsValue,
@@ -424,7 +426,7 @@ async fn bridge_call(
     let cb_fn: Function = cb.function().clone();
     cbs.push(cb);
     let (ev2, op2, bridge2) = (events.clone(), op.to_string(), bridge.to_string());
-    let called = wait_then(bridge, ready_event, timeout_ms, move |b| {
+    let called = wait_then(bridge, ready_event, opts.timeout_ms, move |b| {
         ev2.emit_pairs("bridge_ready", &[("bridge", &bridge2)]);
         let Some(f) = env::method(&b, method_name) else {
             let msg = cat(&["the wallet bridge ", &bridge2, " has no ", method_name, " method"]);
@@ -441,14 +443,19 @@ async fn bridge_call(
     if !is_full(&result) {
         called?;
     }
-    Ok(await_callback(result).await.map(|(_, raw)| raw))
+    Ok(await_callback(result, opts.callback_timeout_ms).await.map(|(_, raw)| raw))
 }
 
 /// Waits for the wallet's callback. When the page is hidden (the wallet's
 /// own screen) and then shown again with no callback, the wait ends after a
 /// short grace period with `None` (reported as `pending`) rather than going
-/// on forever.
-async fn await_callback(result: SharedSlot<Answer>) -> Answer {
+/// on forever; so does it after `ms` (`callbackTimeoutMs`), where there is
+/// no page (a mini-program) or the wallet never answers.
+async fn await_callback(result: SharedSlot<Answer>, ms: u32) -> Answer {
+    let r = result.clone();
+    let _limit = Timeout::new(ms, move || {
+        fill(&r, None);
+    });
     let grace: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
     let _listener = env::document().map(|doc| {
         let (result, grace) = (result.clone(), grace.clone());
@@ -508,6 +515,7 @@ async fn mini_call(
     method: &str,
     req: JsValue,
     with_complete: bool,
+    answer_ms: u32,
     events: &Events,
     cbs: &mut Callbacks,
 ) -> Result<Option<(Callback, JsValue)>, JsValue> {
@@ -529,7 +537,7 @@ async fn mini_call(
     if !is_full(&result) {
         called.map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
     }
-    Ok(await_callback(result).await)
+    Ok(await_callback(result, answer_ms).await)
 }
 
 /// Asks the merchant's `confirm(payment, result)` for the verified status.

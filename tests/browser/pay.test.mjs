@@ -379,6 +379,26 @@ test("a throwing onEvent never breaks a payment", async () => {
   await page.close();
 });
 
+test("a bridge that never calls back: pending after callbackTimeoutMs, and the next payment is not busy", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    let late;
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => { late = cb; } };
+    const t0 = performance.now();
+    const first = await Promise.race([pb.pay(p, { callbackTimeoutMs: 200 }), new Promise((r) => setTimeout(() => r({ status: "still waiting" }), 3000))]);
+    const took = performance.now() - t0;
+    late({ resultCode: "9000" }); // after the payment ended: a no-op
+    window[profile.wallet1.bridge].call = (n, params, cb) => cb({ resultCode: "9000" });
+    const next = (await pb.pay(p)).status;
+    return { first: first.status, took, next };
+  }, wallet1Pub);
+  assert.equal(r.first, "pending");
+  assert.ok(r.took >= 190 && r.took < 1500, `${r.took} ms`);
+  assert.equal(r.next, "succeeded");
+  await page.close();
+});
+
 test("no callback: hidden then visible again gives pending, not a hang", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {

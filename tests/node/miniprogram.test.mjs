@@ -353,6 +353,24 @@ function suite(name, { webAssembly, readyOptions }) {
       assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
     });
 
+    test("an API that never answers: pending after callbackTimeoutMs, not a wait for ever, and the module takes payments again", async () => {
+      let req;
+      const silent = { requestPayment: (r) => (req = r) };
+      await rejectsWith(mp.pay(wallet2Payment, { api: silent, callbackTimeoutMs: 0 }), "invalid_options", "callbackTimeoutMs");
+      const t0 = Date.now();
+      const r = await Promise.race([
+        mp.pay(wallet2Payment, { api: silent, callbackTimeoutMs: 150 }),
+        new Promise((_, no) => setTimeout(() => no(new Error("pay() still pending after 3 s")), 3000)),
+      ]);
+      assert.equal(r.status, "pending");
+      assert.match(r.message, /callbackTimeoutMs/);
+      assert.ok(Date.now() - t0 >= 140, `${Date.now() - t0} ms`);
+      // The answer that comes after the time-out changes nothing and throws nothing.
+      req.success({ errMsg: "requestPayment:ok" });
+      const ok = { errMsg: "requestPayment:ok" };
+      assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+    });
+
     test("a throwing api is a PayError with the thrown value as cause", async () => {
       const boom = new Error("no payment permission");
       const api = {

@@ -179,6 +179,11 @@ export interface PayOptions extends PlanOptions {
   confirm?: (payment: Payment | string, result: PayResult) => PayResult["status"] | Promise<PayResult["status"]>;
   /** How long `confirm` may take (default 15000 ms). */
   confirmTimeoutMs?: number;
+  /**
+   * How long the wallet's answer is awaited once it was asked to pay (default 600000 ms, 10 minutes):
+   * then the result is `pending` (ask your server), and a later answer changes nothing.
+   */
+  callbackTimeoutMs?: number;
 }
 
 interface ActionBase {
@@ -338,7 +343,7 @@ export interface CardnetOrder {
   expiresAt: number;
 }
 
-export interface CardnetPayOptions extends Omit<PayOptions, "confirm" | "confirmTimeoutMs" | "fallbackAfterMs">, ParseAuthCallbackOptions {
+export interface CardnetPayOptions extends Omit<PayOptions, "confirm" | "confirmTimeoutMs" | "fallbackAfterMs" | "callbackTimeoutMs">, ParseAuthCallbackOptions {
   /** How long `order` may take before the call rejects with PayError `transport` (default 15000 ms). */
   confirmTimeoutMs?: number;
   /**
