@@ -572,6 +572,44 @@ fn lost_answer_is_recovered_by_checkresult_never_a_second_check() {
 }
 
 #[test]
+fn recovery_asks_again_before_believing_not_found() {
+    // The check got no answer; the service has not recorded it when first
+    // asked (20011), then has.
+    let mut queries = 0;
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |req| {
+        if req.method == "POST" {
+            return Reply::Lost;
+        }
+        queries += 1;
+        if queries < 3 {
+            Reply::Signed(200, data(&[("return_code", "20011")]))
+        } else {
+            Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "00"), ("order_id", GENERATED_ID)]))
+        }
+    });
+    assert_eq!(result.unwrap().state, State::Consistent);
+    assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH, CHECK_RESULT_PATH, CHECK_RESULT_PATH]);
+    assert_eq!(log.signed.len(), 2, "the check and one query, sent again as it is");
+    // Never recorded: not_found once the retry budget is spent, and the check
+    // is still never sent twice.
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |req| {
+        if req.method == "POST" {
+            Reply::Lost
+        } else {
+            Reply::Signed(200, data(&[("return_code", "20011")]))
+        }
+    });
+    assert_eq!(result.unwrap().state, State::NotFound);
+    assert_eq!(log.paths().iter().filter(|p| **p == CARD_CHECK_PATH).count(), 1);
+    // A query the caller asked for believes 20011 at once.
+    let (result, log) = run(op_call(Operation::CheckResult, j(r#"{"orderId":"orig-7"}"#), 3, false), None, |_| {
+        Reply::Signed(200, data(&[("return_code", "20011")]))
+    });
+    assert_eq!(result.unwrap().state, State::NotFound);
+    assert_eq!(log.sent.len(), 1);
+}
+
+#[test]
 fn lost_answers_everywhere_end_in_transport_after_the_budget() {
     let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| Reply::Lost);
     let e = result.unwrap_err();

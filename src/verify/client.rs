@@ -20,7 +20,7 @@
 //!   interval, until a final state or its time-out (then the pending outcome
 //!   is returned as it is).
 
-use super::codes::{State, TOO_FREQUENT};
+use super::codes::{State, QUERY_NOT_FOUND, TOO_FREQUENT};
 use super::config::Config;
 use super::envelope::{decode_envelope, text_field, Envelope};
 use super::fields::{invalid_request, validate_card_check, validate_name_check};
@@ -223,7 +223,12 @@ impl Call {
             Err(_) if status >= 500 => return self.no_answer(),
             Err(e) => return Step::Done(Err(e)),
         };
-        if answer.return_code == TOO_FREQUENT && self.tries < self.config.attempts {
+        // 90105 is asked again after a delay; so is 20011 while recovering a
+        // check that got no answer: the service may not have recorded it
+        // yet, and a not_found believed too early invites sending the check
+        // again. Both within `retry`.
+        let not_yet = self.recovering && answer.return_code == QUERY_NOT_FOUND;
+        if (answer.return_code == TOO_FREQUENT || not_yet) && self.tries < self.config.attempts {
             let delay = backoff_delay(self.config.base_delay_ms, self.tries);
             return self.sleep(delay, false);
         }
