@@ -130,6 +130,9 @@ fn card_check_validation_vectors() {
     expect(card(r#","acct_no":"4111111111111112""#), &[("acct_no", "luhn")]);
     expect(card(r#","acct_no":"""#), &[("acct_no", "required")]);
     expect(card(r#","acct_no":4111111111111111"#), &[("acct_no", "type")]);
+    // A name of only spaces names no one.
+    let blank = validate_card_check(&j(r#"{"full_name":" \u3000 ","acct_no":"4111111111111111","source_channel":"1"}"#));
+    expect(blank, &[("full_name", "required")]);
     // A passbook, a virtual account or a corporate account has no Luhn digit
     // and may be longer or shorter than a card number; digits only, at most 32.
     for rest in [r#","card_type":"P""#, r#","card_type":"V""#, r#","acct_type":"E""#, r#","acct_type":"E","card_type":"D""#] {

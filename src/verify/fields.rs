@@ -109,6 +109,9 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
     }
 
     required(&mut out, "full_name", "");
+    if present("full_name").is_some_and(|n| n.trim().is_empty()) {
+        out.push(problem("full_name", "required", "full_name is only spaces: it must name the holder".into()));
+    }
     match kind {
         Kind::CardCheck => {
             required(&mut out, "acct_no", "");
