@@ -396,6 +396,39 @@ test("verification: field messages before sending; card checks with 4 and 2 fact
   await done(page);
 });
 
+test("a forged authorization callback, opened in a tab that started no authorization, is refused: nothing exchanged, ordered or paid", async () => {
+  for (const [path, section] of [
+    ["/demo/life.html?bridge_mode=succeed&auth_code=forged-code&state=abcdefgh", "#life"],
+    ["/demo/official.html?bridge_mode=succeed&code=forged-code&state=abcdefgh", "#official"],
+    ["/demo/h5.html?respCode=00&userAuthCode=forged-code&state=abcdefgh", "#cardnet"],
+  ]) {
+    const page = await open(path);
+    const sent = [];
+    page.on("request", (r) => /\/(merchant|sim|api)\//.test(new URL(r.url()).pathname) && sent.push(r.url()));
+    await resultIs(page, section, "invalid_options");
+    assert.match(await field(page, section, "message"), /expectedState is null/);
+    assert.deepEqual(sent, [], `${path}: nothing sent`);
+    assert.match(page.url(), /\/demo\/(life|official|h5)\.html/, "no navigation");
+    await done(page);
+  }
+});
+
+test("verification: a malformed app_token in the credentials is the flow's error; the buttons stay usable", async () => {
+  const page = await open("/demo/verify.html");
+  await page.locator("#credentials summary").click();
+  await page.fill("#cred-app_token", "short");
+  await page.locator("#cred-app_token").dispatchEvent("change");
+  await page.click("[data-sample=consistent]");
+  await page.click("#card-send");
+  await resultIs(page, "#card", "invalid_options");
+  assert.match(await field(page, "#card", "message"), /appToken/);
+  assert.equal(await page.locator("#card-send").isDisabled(), false);
+  await page.click("#name-send");
+  await resultIs(page, "#name", "invalid_options");
+  assert.equal(await page.locator("#name-send").isDisabled(), false);
+  await done(page);
+});
+
 test("verification: an asynchronous card check shows pending, then the notification arriving", async () => {
   const page = await open("/demo/verify.html");
   await page.click("[data-sample=consistent]");
