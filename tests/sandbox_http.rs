@@ -236,6 +236,16 @@ async fn the_wallet1_cashier_marks_the_payment_paid() {
     assert!(r.body.contains("Payment successful"));
     assert_eq!(sb.status(id).await, "paid");
     assert!(sb.get(&link).await.body.contains("Already paid"));
+    // Cancel (or pay) pressed in another tab once paid: the page says so,
+    // never "nothing was charged".
+    for action in ["cancel", "pay"] {
+        let mut f = f.clone();
+        f.pop();
+        f.push(("action", action));
+        let r = sb.post_form("/sim/wallet1/cashier", &f).await;
+        assert!(r.body.contains("Already paid") && !r.body.contains("nothing was charged"), "{}", r.body);
+        assert_eq!(sb.status(id).await, "paid");
+    }
 
     let mut f = f.clone();
     f.pop();

@@ -134,6 +134,8 @@ fn act(s: &Sandbox, cashier: Cashier, body: &Bytes) -> Response {
     let run = || -> Result<Response, Problem> {
         let pay = cashier.load(s, &p)?;
         let (class, words) = match p.get("action") {
+            // Paid already (in another tab, say): neither button changes that.
+            Some("pay" | "cancel") if pay.status == PayStatus::Paid => ("ok", "Already paid: nothing changed."),
             Some("pay") => {
                 mark_paid(s, &pay.trade);
                 ("ok", "Payment successful.")
