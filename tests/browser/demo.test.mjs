@@ -429,6 +429,27 @@ test("verification: a malformed app_token in the credentials is the flow's error
   await done(page);
 });
 
+test("Back to a page restores no form state its script did not set: the bridge mode and the verification layout match the page", async () => {
+  const page = await open("/demo/life.html?bridge_mode=succeed");
+  await Promise.all([page.waitForURL(/bridge_mode=fail$/), page.check("input[name=bridge_mode][value=fail]")]);
+  await page.goBack();
+  await page.waitForURL(/bridge_mode=succeed$/);
+  await page.waitForLoadState("load");
+  assert.equal(await page.locator("input[name=bridge_mode]:checked").getAttribute("value"), "succeed");
+  await done(page);
+
+  const verify = await open("/demo/verify.html");
+  await verify.selectOption("#card-factors", "2");
+  await verify.selectOption("#card-card_type", "C");
+  await verify.goto(`${base}/`);
+  await verify.goBack();
+  await verify.waitForLoadState("load");
+  const factors = await verify.locator("#card-factors").inputValue();
+  const idShown = await verify.locator("#card-id_number").isVisible();
+  assert.equal(idShown, factors !== "2", `factors ${factors}, id_number ${idShown ? "shown" : "hidden"}`);
+  await done(verify);
+});
+
 test("verification: an asynchronous card check shows pending, then the notification arriving", async () => {
   const page = await open("/demo/verify.html");
   await page.click("[data-sample=consistent]");
