@@ -665,6 +665,18 @@ fn bad_signatures() {
         Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
     });
     assert_eq!(result.unwrap_err().code, Code::BadSignature);
+    // The message repeats what the untrusted answer says, as a hint: with
+    // different secrets the service answers 90102, signed with its own.
+    let (result, _) = run(op_call(Operation::CardCheck, card_fields(), 3, true), Some(&|_: &str, _: &str| false), |_| {
+        Reply::Signed(400, data(&[("return_code", "90102"), ("return_message", "sign does not match")]))
+    });
+    let e = result.unwrap_err();
+    assert_eq!(e.code, Code::BadSignature);
+    assert!(
+        e.message.contains("(unverified, it says 90102: sign does not match: the two sides sign with different secrets)"),
+        "{}",
+        e.message
+    );
     // A tampered data text fails the real check.
     let (result, log) = run(
         op_call(Operation::NameCheck, name_fields(), 3, true),

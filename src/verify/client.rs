@@ -20,7 +20,7 @@
 //!   interval, until a final state or its time-out (then the pending outcome
 //!   is returned as it is).
 
-use super::codes::{State, QUERY_NOT_FOUND, TOO_FREQUENT};
+use super::codes::{State, QUERY_NOT_FOUND, SIGN_ERROR, TOO_FREQUENT};
 use super::config::Config;
 use super::envelope::{decode_envelope, text_field, Envelope};
 use super::fields::{invalid_request, validate_card_check, validate_name_check};
@@ -294,10 +294,24 @@ impl Call {
     fn verified(&mut self, ok: bool) -> Step {
         match (ok, self.held.take()) {
             (true, Some(outcome)) => self.settle(outcome),
-            _ => Step::Done(Err(PayError::new(
-                Code::BadSignature,
-                cat(&["the verify hook rejected the signature of the answer for order_id ", &self.order_id]),
-            ))),
+            (_, held) => {
+                let mut m = cat(&["the verify hook rejected the signature of the answer for order_id ", &self.order_id]);
+                // What the untrusted answer says, as a hint only (90102: the
+                // service found the request's signature wrong too).
+                if let Some(o) = held {
+                    m.push_str(" (unverified, it says ");
+                    m.push_str(crate::safe_url::clip(&o.return_code));
+                    if let Some(t) = &o.return_message {
+                        m.push_str(": ");
+                        m.push_str(crate::safe_url::clip(t));
+                    }
+                    if o.return_code == SIGN_ERROR {
+                        m.push_str(": the two sides sign with different secrets");
+                    }
+                    m.push(')');
+                }
+                Step::Done(Err(PayError::new(Code::BadSignature, m)))
+            }
         }
     }
 
