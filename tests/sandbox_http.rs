@@ -211,6 +211,8 @@ async fn the_wallet1_cashier_marks_the_payment_paid() {
     assert!(page.header("content-type").unwrap().starts_with("text/html"));
     assert!(page.body.contains("Pay 12.34"), "{}", page.body);
     assert!(page.body.contains("Green tea &amp; cake"));
+    // No favicon request to fail, and a way back to the demo pages.
+    assert!(page.body.contains(r#"<link rel="icon" href="data:,">"#) && page.body.contains(r#"<a href="/">the demo pages</a>"#));
 
     // The link decoded once too often no longer matches its signature.
     let mangled = link.replace("%2B", "+").replace("%26", "&");

@@ -40,8 +40,9 @@ code{background:#f3f3f3;padding:0 .2rem}";
 pub fn page(title: &str, body: &str) -> Html<String> {
     Html(format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<title>{t}</title><style>{STYLE}</style></head>\n<body><p class=\"sim\">paybridge sandbox: simulated provider page</p>\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">\
+<title>{t}</title><style>{STYLE}</style></head>\n<body><p class=\"sim\">paybridge sandbox: simulated provider page \
+(<a href=\"/\">the demo pages</a>)</p>\n\
 <h1>{t}</h1>\n{body}\n</body></html>\n",
         t = escape(title)
     ))
