@@ -82,8 +82,8 @@ pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, 
 
 impl Walk {
     /// `s` copied, within the limits on text: checked before the copy by
-    /// its length (a UTF-8 byte or more per UTF-16 unit), counted after it
-    /// in bytes.
+    /// its length (a UTF-8 byte or more per UTF-16 unit; first, so that no
+    /// platform call sees an overlong string), counted after it in bytes.
     fn text(&mut self, s: &js_sys::JsString) -> Result<String, &'static str> {
         const TOO_MUCH: &str = "holds more than 2 MiB of text in all";
         let n = s.length();
@@ -92,6 +92,11 @@ impl Walk {
         }
         if self.text + n as usize > MAX_TEXT {
             return Err(TOO_MUCH);
+        }
+        // A lone surrogate has no UTF-8 form: refused, as the host's JSON
+        // parser refuses it, rather than replaced (in member names too).
+        if encode_uri_component(s).is_err() {
+            return Err("holds a string with a lone surrogate (not valid Unicode)");
         }
         let copied = String::from(s);
         self.text += copied.len();
@@ -119,11 +124,6 @@ impl Walk {
             return Ok(if n.is_finite() { Json::Num(n) } else { Json::Null });
         }
         if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
-            // A lone surrogate has no UTF-8 form: refused, as the host's
-            // JSON parser refuses it, rather than replaced.
-            if encode_uri_component(s).is_err() {
-                return Err("holds a string with a lone surrogate (not valid Unicode)");
-            }
             return Ok(Json::Str(self.text(s)?));
         }
         if is_array(v).map_err(|_| "is an object that cannot be read")? {

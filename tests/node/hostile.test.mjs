@@ -40,6 +40,7 @@ test("a string with a lone surrogate is refused wherever it sits; a surrogate pa
     ["pay_channel", [{ ...base, pay_channel: "wallet1_pub\uD800" }, undefined], "invalid_payment", "payment"],
     ["pay_info member", [{ ...base, pay_info: { tradeNO: "\uDE00T1" } }, undefined], "invalid_payment", "payment"],
     ["reversed pair in an unknown member", [{ ...base, memo: "\uDE00\uD83D" }, undefined], "invalid_payment", "payment"],
+    ["member name", [{ ...base, ["memo\uD800"]: "x" }, undefined], "invalid_payment", "payment"],
     ["JSON text with an escaped lone surrogate", [JSON.stringify({ ...base, memo: "x" }).replace('"x"', '"\\ud800"'), undefined], "invalid_payment", "payment"],
     ["profile string", [base, { profile: { wallet1: { bridge: "B\uDBFF" } } }], "invalid_options", "options"],
   ];
