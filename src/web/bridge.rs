@@ -262,7 +262,9 @@ pub fn wait_for_bridge(name: JsValue, ready_event: JsValue, options: JsValue) ->
 }
 
 /// `__debugCounts() -> { listeners, waiters, retained }`: what the module
-/// holds on to right now (for leak tests and the demo's diagnostics).
+/// holds on to right now (for leak tests and the demo's diagnostics);
+/// `retained` counts the live callbacks handed to JavaScript (none between
+/// payments).
 #[wasm_bindgen(js_name = __debugCounts, skip_typescript)]
 pub fn debug_counts() -> JsValue {
     let (listeners, waiters) = counts();

@@ -64,7 +64,9 @@ export function guardClass(name) {
 
 /**
  * What the loaded modules hold on to right now, summed: `{ listeners,
- * waiters, retained }` (for leak tests and the demo's diagnostics). `pay()`
+ * waiters, retained }` (for leak tests and the demo's diagnostics;
+ * `retained`: callbacks handed to JavaScript still live, none between
+ * payments). `pay()`
  * waits in the payment module, `waitForBridge()` in the full one.
  */
 export function __debugCounts() {
