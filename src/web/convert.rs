@@ -64,19 +64,19 @@ fn walk(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Json,
 /// The options of a payment: like [`from_js_opt`], leaving `api` (the
 /// mini-program's global API object, which the edge reads) unread.
 pub fn options_from_js(v: &JsValue) -> Result<Option<Json>, PayError> {
-    if v.is_undefined() {
-        Ok(None)
-    } else {
-        walk(v, Code::InvalidOptions, "options", "api").map(Some)
-    }
+    walk_opt(v, Code::InvalidOptions, "options", "api")
 }
 
 /// Like [`from_js`], with `undefined` read as `None`.
 pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, PayError> {
+    walk_opt(v, code, what, "")
+}
+
+fn walk_opt(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Option<Json>, PayError> {
     if v.is_undefined() {
         Ok(None)
     } else {
-        from_js(v, code, what).map(Some)
+        walk(v, code, what, skip).map(Some)
     }
 }
 
