@@ -21,10 +21,16 @@ use crate::prelude::*;
 pub const MAX_URL: usize = 8192;
 
 /// One entry of `allowedHosts`: an exact host or `*.suffix`.
+///
+/// An exact rule is a host name or a dotted-decimal IPv4 address. A
+/// suffix rule is `*.` followed by a host name of at least two labels whose
+/// last label is not numeric (a name a URL parser reads as an address is
+/// not a name), and it matches host names only: never an IP address,
+/// whatever its tail. An address is allowed only when it is listed exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostRule {
     Exact(String),
-    /// Any host that ends in `.suffix` (not the suffix itself).
+    /// Any host name that ends in `.suffix` (not the suffix itself).
     Suffix(String),
 }
 
@@ -48,12 +54,13 @@ pub struct SafeUrl {
 }
 
 impl HostRule {
-    /// Parses one `allowedHosts` entry; `None` when it is not a plain host
-    /// or `*.` followed by one.
+    /// Parses one `allowedHosts` entry; `None` when it is not a host name,
+    /// an IPv4 address, or `*.` followed by a host name of two labels or
+    /// more.
     pub fn parse(s: &str) -> Option<HostRule> {
         let lower = s.to_ascii_lowercase();
         if let Some(rest) = lower.strip_prefix("*.") {
-            if is_reg_name(rest) {
+            if rest.as_bytes().contains(&b'.') && plain_host(rest) && !is_address(rest) {
                 return Some(HostRule::Suffix(rest.to_string()));
             }
             return None;
@@ -69,10 +76,19 @@ impl HostRule {
         match self {
             HostRule::Exact(h) => h == host,
             HostRule::Suffix(s) => {
-                host.len() > s.len() + 1 && host.ends_with(s.as_str()) && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+                !is_address(host)
+                    && host.len() > s.len() + 1
+                    && host.ends_with(s.as_str())
+                    && host.as_bytes()[host.len() - s.len() - 1] == b'.'
             }
         }
     }
+}
+
+/// An IP address rather than a name: dotted-decimal IPv4, or a bracketed
+/// IPv6 literal (which the shape check refuses before any rule sees it).
+fn is_address(host: &str) -> bool {
+    host.starts_with('[') || is_ipv4(host)
 }
 
 fn unsafe_url(field: &str, why: &str) -> PayError {
@@ -377,7 +393,8 @@ pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule
                 f.push('[');
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let msg = cat(&[&f, " is not a host name or *.suffix: ", clip(s)]);
+                let msg =
+                    cat(&[&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s)]);
                 return Err(PayError::field(Code::InvalidOptions, &f, msg));
             }
         }
@@ -505,6 +522,25 @@ mod tests {
         let e = parse_allowed_hosts(&["ok.example".into(), "bad host".into()], "allowedHosts").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("allowedHosts[1]"));
         assert_eq!(e.code, Code::InvalidOptions);
+    }
+
+    #[test]
+    fn wildcards_never_match_addresses() {
+        for bad in ["*.0.1", "*.3.4", "*.1.2.3.4", "*.com", "*.example", "*.a.0x1", "*.a.123", "*.[::1]", "[::1]", "*.", "*"] {
+            let e = parse_allowed_hosts(&["ok.example".into(), bad.into()], "allowedHosts").unwrap_err();
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("allowedHosts[1]")), "{bad}");
+        }
+        let suffix = HostRule::parse("*.example.com").unwrap();
+        assert!(suffix.matches("a.example.com"));
+        for addr in ["127.0.0.1", "1.2.3.4", "10.0.0.1", "[::1]"] {
+            assert!(!suffix.matches(addr), "{addr}");
+            assert!(!HostRule::Suffix("0.1".into()).matches(addr), "{addr}");
+        }
+        let rules = parse_allowed_hosts(&["1.2.3.4".into(), "*.cashier.example".into()], "allowedHosts").unwrap();
+        let p = UrlPolicy { allowed_hosts: Some(rules), insecure_loopback: false };
+        assert!(check("https://1.2.3.4/x", &p, "u").is_ok());
+        assert!(check("https://1.2.3.5/x", &p, "u").is_err());
+        assert!(check("https://127.0.0.1/x", &p, "u").is_err());
     }
 
     #[test]

@@ -104,7 +104,11 @@ export interface PlanOptions {
   runtime?: Runtime;
   /** Merged over `defaultProfile()`. */
   profile?: DeepPartial<Profile>;
-  /** `"pay.example.com"` or `"*.example.com"`; default: any https host. */
+  /**
+   * `"pay.example.com"`, an exact IPv4 address, or `"*.example.com"` (host
+   * names only: a `*.` rule never matches an IP address); default: any
+   * https host.
+   */
   allowedHosts?: string[];
   /** wallet1 / wallet1_wap: `"web"` loads `pay_info` itself (covers a missing app). Default `"app"`. */
   appFallback?: "web" | "app";
