@@ -77,7 +77,7 @@ pkg: setup
 	  cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@$(MAKE) --no-print-directory pkg-files
 
-pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
+pkg-files: www/build/embed.mjs www/lib/miniprogram-npm.js $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
 	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
@@ -88,10 +88,20 @@ pkg-files: $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/p
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --external:./paybridge_full_bg.js $(STAGE)/browser/index.js --outfile=pkg/index.js
+	# ... and the payment module's .wasm is carried inside it: one request.
+	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm
 	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
 	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/
+	# The mini-program npm build's folder (package.json "miniprogram"): the
+	# same module as CommonJS index.js, with its .wasm and the JavaScript
+	# build beside it at the places its ready() looks.
+	cp www/lib/miniprogram-npm.js $(STAGE)/
+	mkdir -p pkg/miniprogram_dist
+	$(ESBUILD) --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js --outfile=pkg/miniprogram_dist/index.js
+	cp $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram_dist/
+	cp $(BG_JS)/paybridge.wasm.cjs pkg/miniprogram_dist/paybridge.wasm.js
 	ln -sfn ../../pkg tests/node_modules/paybridge
 	@echo "pkg/ built"
 

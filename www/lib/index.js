@@ -3,9 +3,10 @@
 // Two modules: the payment module (`paybridge_bg.wasm`, small: `pay` and
 // what it needs) and the full module (`paybridge_full_bg.wasm`: also
 // planning, detection, the authorization helpers and the authentication
-// client). `pay()` loads only the payment module, so a page that pays
-// downloads only that; `ready()` loads both, after which every synchronous
-// export works.
+// client). The payment module's bytes are carried inside this entry, so a
+// page that pays downloads one file and reaches the wallet after one
+// request; `ready()` also fetches the full module, after which every
+// synchronous export works.
 import * as payBg from "./paybridge_bg.js";
 import { PayError, link, modules } from "./shared.js";
 
@@ -38,15 +39,39 @@ let payLoading = null;
 let fullLoading = null;
 
 /**
+ * The payment module's bytes, carried in this file: `make pkg` replaces the
+ * placeholder with the `.wasm` as one string of Latin-1 characters, one a
+ * byte (www/build/embed.mjs), so that `pay()` needs no second request.
+ */
+const EMBEDDED = "PAYBRIDGE_EMBEDDED_WASM";
+
+function embedded() {
+  const s = EMBEDDED;
+  const bytes = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+  return bytes;
+}
+
+/**
  * A page may compile the payment module before this entry runs (README, "In
  * a page"): its inline script leaves the promise of that compilation in
  * `globalThis.paybridgeWasm`, replaced by the `WebAssembly.Module` once
  * compiled. Anything else there is ignored; a compilation that failed, or a
- * module that does not link, gives way to the package's own `.wasm`.
+ * module that does not link, gives way to the bytes carried here.
  */
 function early() {
   const v = typeof WebAssembly == "object" ? globalThis.paybridgeWasm : undefined;
   return v instanceof WebAssembly.Module || typeof v?.then == "function" ? v : undefined;
+}
+
+/** Links a compiled payment module now; false when it does not link. */
+function linkNow(module) {
+  try {
+    modules.pay = link(payBg, new WebAssembly.Instance(module, { "./paybridge_bg.js": payBg }).exports);
+    return true;
+  } catch {
+    return false; // modules.pay stays null
+  }
 }
 
 // The generated bindings serve one instance each: once a module is linked
@@ -59,23 +84,27 @@ function loadPay(src) {
         if (!modules.pay) modules.pay = link(payBg, instance.exports);
       });
     const pre = src === undefined ? early() : undefined;
-    if (pre instanceof WebAssembly.Module) {
-      // Compiled already: linked now, so that a pay() called in this turn
-      // reaches the wallet in it, before the page's first frame. An older
-      // Chromium refuses to instantiate more than 4 KB synchronously on its
-      // main thread: then as below.
+    // Compiled and linked now, so that a pay() called in this turn reaches
+    // the wallet in it, before the page's first frame: a module the page
+    // compiled early, or the bytes carried here. A runtime that refuses to
+    // compile on its main thread takes the asynchronous way below.
+    if (pre instanceof WebAssembly.Module && linkNow(pre)) return (payLoading = Promise.resolve());
+    let own;
+    if (src === undefined && !pre) {
+      const bytes = embedded();
       try {
-        modules.pay = link(payBg, new WebAssembly.Instance(pre, { "./paybridge_bg.js": payBg }).exports);
-        return (payLoading = Promise.resolve());
+        if (linkNow(new WebAssembly.Module(bytes))) return (payLoading = Promise.resolve());
       } catch {
-        // not linked: modules.pay stays null
+        // not compiled here: instantiated asynchronously
       }
+      own = () => go(bytes);
+    } else {
+      own = () => go(embedded());
     }
-    const own = () => go(new URL("./paybridge_bg.wasm", import.meta.url));
     let from;
     if (src !== undefined) from = go(src);
     else if (!pre) from = own();
-    // A module, or the promise of one; the package's own .wasm otherwise.
+    // A module, or the promise of one; the bytes carried here otherwise.
     else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(own);
     payLoading = from.catch((e) => {
       payLoading = null;
