@@ -46,6 +46,9 @@ function codePackage() {
   const dir = join(root, "lib", "paybridge");
   mkdirSync(dir, { recursive: true });
   copyFileSync(pkgFile("paybridge_mini_bg.wasm"), join(dir, "paybridge_mini_bg.wasm"));
+  // Where the mini-program npm build puts it (package.json "miniprogram").
+  mkdirSync(join(root, "miniprogram_npm", "paybridge"), { recursive: true });
+  copyFileSync(pkgFile("miniprogram_dist/paybridge_mini_bg.wasm"), join(root, "miniprogram_npm", "paybridge", "paybridge_mini_bg.wasm"));
   writeFileSync(join(dir, "paybridge_mini_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_mini_bg.wasm"))));
   return root;
 }
@@ -505,22 +508,24 @@ test("the types compile under strict TypeScript and reject a wrong use", () => {
 
 /**
  * The example page (www/miniprogram/pay/pay.js) in a mini-program context:
- * Page() and getApp() as the runtime gives them, the package files where
- * its README puts them, a merchant server and a wallet behind the api's
- * request() and requestPayment().
+ * Page() and getApp() as the runtime gives them, the package as the
+ * mini-program npm build installs it (`require("paybridge")` is the
+ * `miniprogram` folder's index.js, the JavaScript build beside it), a
+ * merchant server and a wallet behind the api's request() and
+ * requestPayment().
  */
 async function runExamplePage({ webAssembly }) {
   const ctx = miniProgramContext({ webAssembly });
   const files = {
-    "../../lib/paybridge/miniprogram.cjs": pkgFile("miniprogram.cjs"),
-    "../../lib/paybridge/paybridge.wasm.cjs": pkgFile("paybridge.wasm.cjs"),
+    paybridge: pkgFile("miniprogram_dist/index.js"),
+    "./paybridge.wasm.js": pkgFile("miniprogram_dist/paybridge.wasm.js"),
   };
   const loadedFiles = [];
   const cache = {};
   const require = (path) => {
     assert.ok(files[path], `the page requires ${path}`);
     loadedFiles.push(path);
-    return (cache[path] ??= requireIn(ctx, files[path]));
+    return (cache[path] ??= requireIn(ctx, files[path], require));
   };
   const payment = { id: "pay_42", pay_channel: "wallet2_lite", pay_info: W2_INFO };
   const server = [];
@@ -570,6 +575,7 @@ for (const [name, webAssembly] of [
     assert.equal(page.data.back["open-type"], "launchApp");
     assert.equal(page.data.back["app-parameter"], "status=succeeded&payment=pay_42");
     // The JavaScript build is loaded only where there is no WebAssembly.
-    assert.equal(loadedFiles.includes("../../lib/paybridge/paybridge.wasm.cjs"), !webAssembly);
+    assert.equal(loadedFiles.includes("./paybridge.wasm.js"), !webAssembly);
+    if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/miniprogram_npm/paybridge/paybridge_mini_bg.wasm");
   });
 }

@@ -28,6 +28,10 @@ export function sizes() {
   const mp = gz("miniprogram.mjs");
   const mpWasm = gz("paybridge_mini_bg.wasm");
   if (mp !== null) out.miniprogram = { wasm: mpWasm, bundle: mp, total: mpWasm + mp };
+  // The mini-program npm build's folder (package.json "miniprogram"): the
+  // same module as CommonJS, with the same .wasm.
+  const npmEntry = gz("miniprogram_dist/index.js");
+  if (npmEntry !== null) out.miniprogramNpm = { wasm: gz("miniprogram_dist/paybridge_mini_bg.wasm"), bundle: npmEntry };
   const wasmJs = gz("paybridge.wasm.cjs");
   if (wasmJs !== null) out.wasm2js = { bundle: wasmJs };
   return out;
@@ -43,6 +47,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`browser, pay()  one file, the .wasm inside   total ${kb(s.browser.total)}  (the .wasm alone ${kb(s.browser.wasmAlone).trim()})`);
     if (s.full) console.log(`full module     wasm ${kb(s.full.wasm)}  js ${kb(s.full.glue)}  total ${kb(s.full.total)}  (loaded by ready(), not by pay())`);
     if (s.miniprogram) console.log(`mini-program    wasm ${kb(s.miniprogram.wasm)}  bundle ${kb(s.miniprogram.bundle)}  total ${kb(s.miniprogram.total)}`);
+    if (s.miniprogramNpm) console.log(`mini-program npm folder  wasm ${kb(s.miniprogramNpm.wasm)}  index.js ${kb(s.miniprogramNpm.bundle)}  total ${kb(s.miniprogramNpm.wasm + s.miniprogramNpm.bundle)}`);
     if (s.wasm2js) console.log(`no-WebAssembly  JS build ${kb(s.wasm2js.bundle)}`);
   }
 }

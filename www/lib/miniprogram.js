@@ -86,7 +86,7 @@ async function load(options) {
   }
   if (o.wasmJs === undefined) {
     throw notReady(
-      "this runtime has no WebAssembly: pass its WebAssembly object as ready({ WebAssembly, wasmPath }), or the JavaScript build as ready({ wasmJs: require(\"paybridge/paybridge.wasm.cjs\") })",
+      "this runtime has no WebAssembly: pass its WebAssembly object as ready({ WebAssembly, wasmPath }), or the JavaScript build as ready({ wasmJs }), the module paybridge/paybridge.wasm.cjs",
       "wasmJs",
     );
   }

@@ -2,7 +2,8 @@
 // paybridge, asks your server for a payment, pays it through the
 // mini-program's payment API, shows the result, and, when an app opened
 // the mini-program (the wallet2 app flow), offers the button back to the
-// app. See ../README.md for where the package files go.
+// app. Install paybridge with npm and run the developer tools' "Build npm"
+// (../README.md); nothing else is copied or named.
 //
 // Settings: the names below are placeholders. Put the real global names of
 // your runtime (the same names as profile.wallet1/wallet2.miniProgramGlobal)
@@ -10,27 +11,22 @@
 const SETTINGS = {
   // The runtime's API object (tradePay / requestPayment, request, login).
   apiGlobal: "wallet2",
-  // The runtime's WebAssembly object, where it has one.
+  // The runtime's WebAssembly object, where it has one under another name
+  // than WebAssembly.
   webAssemblyGlobal: "Wallet2WebAssembly",
-  // paybridge_mini_bg.wasm (or .wasm.br) inside the code package.
-  wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm",
   // Your merchant server (the sandbox's merchant API has this shape).
   server: "https://shop.example.com",
   channel: "wallet2_lite",
 };
 
-const paybridge = require("../../lib/paybridge/miniprogram.cjs");
+const paybridge = require("paybridge");
 
 const api = globalThis[SETTINGS.apiGlobal];
 
-// Loaded once for the whole mini-program; pay() awaits it. Where the
-// runtime has no WebAssembly, the JavaScript build is loaded instead (the
-// require stays inside the function, so it runs only then).
-const loaded = paybridge.ready({
-  WebAssembly: globalThis[SETTINGS.webAssemblyGlobal],
-  wasmPath: SETTINGS.wasmPath,
-  wasmJs: () => require("../../lib/paybridge/paybridge.wasm.cjs"),
-});
+// Loaded once for the whole mini-program; pay() awaits it. The .wasm is
+// where the npm build put it; where the runtime has no WebAssembly, the
+// JavaScript build beside it is loaded instead.
+const loaded = paybridge.ready({ WebAssembly: globalThis[SETTINGS.webAssemblyGlobal] });
 
 /** The runtime's request API as a promise: POST or GET JSON to your server. */
 function call(method, path, data) {
