@@ -35,6 +35,9 @@ pub enum Code {
     AuthFailed,
     /// A card-network `userAuthCode` older than its five-minute validity.
     AuthExpired,
+    /// An authorization callback this tab has already taken (Back, reload,
+    /// Forward): its code is not sent again.
+    AuthUsed,
 }
 
 impl Code {
@@ -57,6 +60,7 @@ impl Code {
             Code::ConfirmFailed => "confirm_failed",
             Code::AuthFailed => "auth_failed",
             Code::AuthExpired => "auth_expired",
+            Code::AuthUsed => "auth_used",
         }
     }
 }
@@ -81,16 +85,19 @@ pub struct PayError {
     pub field: Option<String>,
     /// Every problem, for `invalid_request`.
     pub details: Vec<Problem>,
+    /// A card-network callback's `respCode` other than `00`
+    /// (`auth_failed`), so that a page can branch on it.
+    pub resp_code: Option<String>,
 }
 
 impl PayError {
     pub fn new(code: Code, message: impl Into<String>) -> PayError {
-        PayError { code, message: message.into(), field: None, details: Vec::new() }
+        PayError { code, message: message.into(), field: None, details: Vec::new(), resp_code: None }
     }
 
     /// An error blamed on one field; `message` should already name it.
     pub fn field(code: Code, field: &str, message: impl Into<String>) -> PayError {
-        PayError { code, message: message.into(), field: Some(field.into()), details: Vec::new() }
+        PayError { code, message: message.into(), field: Some(field.into()), details: Vec::new(), resp_code: None }
     }
 
     pub fn with_details(mut self, details: Vec<Problem>) -> PayError {

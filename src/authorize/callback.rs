@@ -188,11 +188,13 @@ pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64)
             Some("00") if user_auth_code.is_none() => return missing("userAuthCode", "is missing although respCode is 00"),
             Some("00") => {}
             Some(other) => {
-                return Err(PayError::field(
+                let mut e = PayError::field(
                     Code::AuthFailed,
                     "respCode",
                     cat(&["respCode is ", clip(other), ", not 00: the card network did not authorize the user"]),
-                ))
+                );
+                e.resp_code = Some(other.to_string());
+                return Err(e);
             }
         },
         _ => {}

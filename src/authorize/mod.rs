@@ -18,6 +18,7 @@ pub mod build;
 pub mod callback;
 pub mod cardnet;
 pub mod exchange;
+pub mod once;
 
 pub use build::{cardnet_auth_url, wallet1_auth_url, wallet2_auth_url};
 pub use callback::{parse_auth_callback, AuthCallback};

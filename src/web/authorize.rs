@@ -13,6 +13,7 @@ use super::error::{from_thrown, to_js as err};
 use super::exports::{options_from, payment_from, runtime_for};
 use super::pay::{go, obj, Events};
 use crate::action::{plan, Action, Options};
+use crate::authorize::once::{self, Record};
 use crate::authorize::{self as auth, AuthCallback};
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::{self, Json};
@@ -150,6 +151,102 @@ pub fn parse_auth_callback(url: JsValue, options: JsValue) -> Js {
     run().map(|cb| to_js(&cb.to_json())).map_err(|e| err(&e))
 }
 
+/// `takeAuthCallback(url?, { expectedState?, now? }?) -> AuthCallback`: reads
+/// the callback as `parseAuthCallback` does (`url` defaults to
+/// `location.href`), refuses one this tab already took (`auth_used`),
+/// removes its parameters from the address bar and remembers it as taken.
+#[wasm_bindgen(js_name = takeAuthCallback, skip_typescript)]
+pub fn take_auth_callback(url: JsValue, options: JsValue) -> Js {
+    let run = || {
+        let (expected, now) = callback_options(&options)?;
+        let url = if url.is_undefined() {
+            here().ok_or_else(|| {
+                PayError::field(Code::WrongRuntime, "url", "url is missing and this runtime has no location: pass the callback address")
+            })?
+        } else {
+            url_text(&url).ok_or_else(|| bad("url", "must be the callback address (location.href), a string or a URL"))?
+        };
+        let cb = take(&url, expected.as_deref(), now)?;
+        mark_taken(&cb);
+        Ok(cb)
+    };
+    run().map(|cb| to_js(&cb.to_json())).map_err(|e| err(&e))
+}
+
+/// `location.href`, where there is a location.
+fn here() -> Option<String> {
+    env::get(&env::global_get("location"), "href").as_string()
+}
+
+/// The tab's record of taken callbacks, from `sessionStorage`: empty where
+/// there is none or it cannot be read (a sandboxed frame, a private mode).
+fn record() -> Record {
+    let store = env::global_get("sessionStorage");
+    let key = JsValue::from_str(Record::STORAGE_KEY);
+    let text = env::method(&store, "getItem").and_then(|f| f.call1(&store, &key).ok()).and_then(|v| v.as_string());
+    Record::parse(text.as_deref())
+}
+
+/// Stores the record; a storage that refuses (full, disabled) keeps
+/// nothing, and the address bar is still cleaned.
+fn keep(rec: &Record) {
+    let store = env::global_get("sessionStorage");
+    if let Some(f) = env::method(&store, "setItem") {
+        let _ = f.call2(&store, &JsValue::from_str(Record::STORAGE_KEY), &JsValue::from_str(&rec.text()));
+    }
+}
+
+/// The callback at `url`, checked as `parseAuthCallback` checks it, unless
+/// this tab took its code already, or `url` is the address a page kept
+/// after taking one (a reload or Back to it): then `auth_used`.
+fn take(url: &str, expected: Option<&str>, now: f64) -> Result<AuthCallback> {
+    let rec = record();
+    match auth::parse_auth_callback(url, None, now) {
+        Ok(cb) => {
+            if once::fingerprint(&cb).is_some_and(|f| rec.has(&f)) {
+                return Err(once::used(cb.provider));
+            }
+        }
+        Err(e) => {
+            if let Some(p) = once::page_taken(&rec, url) {
+                return Err(once::used(p));
+            }
+            return Err(e);
+        }
+    }
+    auth::parse_auth_callback(url, expected, now)
+}
+
+/// Refuses a kept callback object whose code this tab took already.
+fn not_taken(cb: &AuthCallback) -> Result<()> {
+    match once::fingerprint(cb) {
+        Some(f) if record().has(&f) => Err(once::used(cb.provider)),
+        _ => Ok(()),
+    }
+}
+
+/// Remembers `cb` as taken for the tab and, when the page's address
+/// carries it, takes its parameters out of the address bar
+/// (`history.replaceState`), so that Back, reload and Forward land on an
+/// address without the code.
+fn mark_taken(cb: &AuthCallback) {
+    let mut rec = record();
+    let Some(fp) = once::fingerprint(cb) else { return };
+    rec.add(fp.clone());
+    if let Some(url) = here() {
+        let shown = auth::parse_auth_callback(&url, None, 0.0).ok();
+        if shown.as_ref().and_then(once::fingerprint).as_deref() == Some(fp.as_str()) {
+            let cleaned = once::without_callback(&url, cb.provider);
+            let history = env::global_get("history");
+            if let Some(f) = env::method(&history, "replaceState") {
+                let _ = f.call3(&history, &env::get(&history, "state"), &JsValue::from_str(""), &JsValue::from_str(&cleaned));
+            }
+            rec.add(once::page_entry(cb.provider, &here().unwrap_or(cleaned)));
+        }
+    }
+    keep(&rec);
+}
+
 /// `isUserAuthCodeFresh(cb, now?) -> boolean`: false for anything but a
 /// card-network callback object less than five minutes old.
 #[wasm_bindgen(js_name = isUserAuthCodeFresh, skip_typescript)]
@@ -190,12 +287,13 @@ pub fn cardnet_pay(callback: JsValue, options: JsValue) -> Promise {
 /// The callback to pay with: read from its address, or the kept object.
 fn callback_from(v: &JsValue, expected: Option<&str>, now: f64) -> Result<AuthCallback> {
     if let Some(url) = url_text(v) {
-        return auth::parse_auth_callback(&url, expected, now);
+        return take(&url, expected, now);
     }
     if !env::is_object(v) {
         return Err(bad("callback", "must be the callback address (location.href) or the object parseAuthCallback gave"));
     }
     let cb = AuthCallback::from_json(&from_js(v, Code::InvalidOptions, "callback")?)?;
+    not_taken(&cb)?;
     if let Some(want) = expected {
         cb.expect_state(want)?;
     }
@@ -237,6 +335,9 @@ async fn run(callback: JsValue, options_js: JsValue) -> Js {
     events.emit("callback", Some(&to_js(&cb.to_json())));
     let go_on = auth::cardnet_order(&cb, now).map_err(e)?;
 
+    // Taken before the merchant orders with it: Back, reload or Forward to
+    // this page never order again.
+    mark_taken(&cb);
     events.emit("called", Some(&obj(&[("method", "order")])));
     let code = JsValue::from_str(&go_on.user_auth_code);
     let answered = order

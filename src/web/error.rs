@@ -66,10 +66,21 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
         })
     });
     if let Some(err) = built {
+        if let Some(rc) = &e.resp_code {
+            super::convert::set(&err, "respCode", &JsValue::from_str(rc));
+        }
         return err;
     }
     let err: JsValue = js_sys::Error::new(&e.message).into();
-    for (k, v) in [("name", &JsValue::from_str("PayError")), ("code", &code), ("field", &field), ("details", &details), ("cause", cause)] {
+    let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
+    for (k, v) in [
+        ("name", &JsValue::from_str("PayError")),
+        ("code", &code),
+        ("field", &field),
+        ("details", &details),
+        ("cause", cause),
+        ("respCode", &rc),
+    ] {
         if !v.is_undefined() {
             super::convert::set(&err, k, v);
         }

@@ -58,11 +58,11 @@ async function callbackPage(query, { hold = null } = {}) {
 
 /** Runs cardnetPay in the page with `order` built from `orderSrc` (a
  * function body, run in the page) and answers the rejection's fields. */
-async function payFails(page, { orderSrc, options = {}, kept = null }) {
+async function payFails(page, { orderSrc, options = {}, kept = null, from = null }) {
   return page.evaluate(
-    async ({ orderSrc, options, kept }) => {
+    async ({ orderSrc, options, kept, from }) => {
       const order = new Function("userAuthCode", orderSrc);
-      const cb = kept ? { ...window.pb.parseAuthCallback(location.href), ...kept } : location.href;
+      const cb = kept ? { ...window.pb.parseAuthCallback(from ?? location.href), ...kept } : location.href;
       try {
         await window.pb.cardnetPay(cb, { ...options, order });
         return { resolved: true };
@@ -71,14 +71,18 @@ async function payFails(page, { orderSrc, options = {}, kept = null }) {
           isPayError: e instanceof window.pb.PayError,
           code: e.code,
           field: e.field,
+          respCode: e.respCode,
           message: e.message,
           cause: e.cause ? { name: e.cause.name, message: e.cause.message } : null,
         };
       }
     },
-    { orderSrc, options, kept },
+    { orderSrc, options, kept, from },
   );
 }
+
+/** The callback page's address once cardnetPay has taken the callback: its parameters gone. */
+const taken = () => `${server.url}/tests/browser/pages/harness.html`;
 
 const FRESH = `state=${encodeURIComponent(STATE)}&respCode=00&userAuthCode=uac%2B1`;
 
@@ -153,6 +157,7 @@ test("respCode 34 rejects auth_failed", async () => {
   const r = await payFails(page, { orderSrc: "window.ordered = true; return {};" });
   assert.equal(r.code, "auth_failed", r.message);
   assert.equal(r.field, "respCode");
+  assert.equal(r.respCode, "34", "the provider's code is a property: a page branches without reading the message");
   assert.match(r.message, /respCode is 34/);
   assert.equal(await page.evaluate(() => window.ordered), undefined);
   assert.equal(page.url(), url);
@@ -178,10 +183,16 @@ test("an order that throws rejects transport and keeps the cause", async () => {
   assert.equal(r.field, "order");
   assert.deepEqual(r.cause, { name: "TypeError", message: "merchant server unreachable" });
   assert.match(r.message, /merchant server unreachable/);
-  const rejected = await payFails(page, { orderSrc: 'return Promise.reject(new RangeError("HTTP 502"));' });
+  // The code went to order: it is used, whatever order did with it (the
+  // merchant's server may have ordered before failing), so it is not sent
+  // again; a new callback's code is.
+  const again = await payFails(page, { orderSrc: "window.ordered = true; return {};" });
+  assert.equal(again.code, "auth_used", again.message);
+  assert.equal(await page.evaluate(() => window.ordered), undefined);
+  const rejected = await payFails(page, { orderSrc: 'return Promise.reject(new RangeError("HTTP 502"));', from: url, kept: { userAuthCode: "uac-2" } });
   assert.equal(rejected.code, "transport");
   assert.deepEqual(rejected.cause, { name: "RangeError", message: "HTTP 502" });
-  assert.equal(page.url(), url);
+  assert.equal(page.url(), taken(), "the page stayed; the callback's parameters left the address bar before order was called");
   assert.deepEqual(cashierHits, []);
   await page.close();
 });
@@ -197,10 +208,10 @@ test("an order that never answers rejects transport after confirmTimeoutMs and f
   assert.ok(took < 2000, `took ${took} ms`);
   // The in-flight guard (shared by the full module's payments) was
   // released: the next cardnetPay reaches its order, not `busy`.
-  const next = await payFails(page, { orderSrc: 'throw new Error("second order reached");' });
+  const next = await payFails(page, { orderSrc: 'throw new Error("second order reached");', from: url, kept: { userAuthCode: "uac-2" } });
   assert.equal(next.code, "transport", next.message);
   assert.match(next.message, /second order reached/);
-  assert.equal(page.url(), url);
+  assert.equal(page.url(), taken());
   assert.deepEqual(cashierHits, []);
   await page.close();
 });
@@ -214,7 +225,7 @@ test("an order giving a javascript: pay_url rejects unsafe_url and stays", async
   assert.equal(r.field, "expend.pay_url");
   await new Promise((res) => setTimeout(res, 100));
   assert.equal(await page.evaluate(() => window.hijacked), undefined, "the script URL never ran");
-  assert.equal(page.url(), url);
+  assert.equal(page.url(), taken());
   assert.deepEqual(cashierHits, []);
   await page.close();
 });
@@ -238,7 +249,125 @@ test("allowedHosts refusing the pay_url host rejects unsafe_url and stays", asyn
   assert.match(r.message, /cashier\.cardnet\.example.*allowedHosts/);
   assert.deepEqual(orders, ["uac+1"]);
   await new Promise((res) => setTimeout(res, 100));
-  assert.equal(page.url(), url);
+  assert.equal(page.url(), taken());
   assert.deepEqual(cashierHits, []);
+  await page.close();
+});
+
+/** cardnetPay on the page as the README's callback page runs it; answers the result or the error's fields. */
+function payOnPage(page, state) {
+  return page.evaluate(async (state) => {
+    try {
+      const r = await window.pb.cardnetPay(location.href, {
+        expectedState: state,
+        allowedHosts: ["*.cardnet.example"],
+        order: (code) => fetch(`/api/order?userAuthCode=${encodeURIComponent(code)}`).then((r) => r.json()),
+      });
+      return { status: r.status };
+    } catch (e) {
+      return { code: e.code, field: e.field, message: e.message };
+    }
+  }, state);
+}
+
+test("a callback orders once per tab: Back, reload, Forward and the old address never order again", async () => {
+  const { page, url, cashierHits } = await callbackPage(`order=42&${FRESH}`);
+  orders.length = 0;
+  await Promise.all([page.waitForURL(CASHIER), payOnPage(page, STATE).catch(() => null)]);
+  assert.deepEqual(orders, ["uac+1"]);
+  assert.deepEqual(cashierHits, [CASHIER]);
+
+  // Back from the cashier: the callback page's entry no longer holds the code.
+  await page.goBack();
+  await page.evaluate(() => window.loaded);
+  const cleaned = page.url();
+  assert.equal(cleaned, `${server.url}/tests/browser/pages/harness.html?order=42`, "the callback's parameters left the address bar, the page's own stayed");
+  const back = await payOnPage(page, STATE);
+  assert.equal(back.code, "auth_used", back.message);
+  assert.equal(back.field, "userAuthCode");
+
+  // Reload.
+  await page.reload();
+  await page.evaluate(() => window.loaded);
+  const reloaded = await payOnPage(page, STATE);
+  assert.equal(reloaded.code, "auth_used", reloaded.message);
+
+  // Forward to the cashier and Back again.
+  await page.goForward();
+  assert.equal(page.url(), CASHIER);
+  await page.goBack();
+  await page.evaluate(() => window.loaded);
+  assert.equal((await payOnPage(page, STATE)).code, "auth_used");
+
+  // The old address with the code, opened again in this tab.
+  await page.goto(url);
+  await page.evaluate(() => window.loaded);
+  const again = await payOnPage(page, STATE);
+  assert.equal(again.code, "auth_used", again.message);
+  assert.equal(again.field, "userAuthCode");
+  assert.match(again.message, /already used in this tab/);
+
+  assert.deepEqual(orders, ["uac+1"], "the merchant was asked to order once");
+  assert.deepEqual(cashierHits, [CASHIER, CASHIER], "the cashier was reached by the one payment (and Forward)");
+  await page.close();
+});
+
+test("a kept callback object whose code the tab took is auth_used too; another tab may still use it", async () => {
+  const { page } = await callbackPage(FRESH);
+  orders.length = 0;
+  const kept = await page.evaluate(() => window.pb.parseAuthCallback(location.href));
+  await Promise.all([page.waitForURL(CASHIER), payOnPage(page, STATE).catch(() => null)]);
+  await page.goBack();
+  await page.evaluate(() => window.loaded);
+  const r = await page.evaluate(async (kept) => {
+    try {
+      await window.pb.cardnetPay(kept, { order: () => ({}) });
+      return { resolved: true };
+    } catch (e) {
+      return { code: e.code, field: e.field };
+    }
+  }, kept);
+  assert.deepEqual(r, { code: "auth_used", field: "userAuthCode" });
+  assert.deepEqual(orders, ["uac+1"]);
+  await page.close();
+  // A page cannot know about other tabs: the merchant's server must be idempotent (README).
+  const other = await callbackPage(FRESH);
+  await Promise.all([other.page.waitForURL(CASHIER), payOnPage(other.page, STATE).catch(() => null)]);
+  assert.deepEqual(orders, ["uac+1", "uac+1"]);
+  await other.page.close();
+});
+
+test("takeAuthCallback reads, cleans the address bar and remembers; a reload is auth_used; parseAuthCallback stays pure", async () => {
+  const page = await browser.newPage();
+  const url = `${server.url}/tests/browser/pages/harness.html?tab=pay&code=c%2B1&state=${encodeURIComponent(STATE)}#/order?id=7`;
+  await page.goto(url);
+  await page.evaluate(() => window.loaded);
+  const first = await page.evaluate((state) => {
+    const pure = [window.pb.parseAuthCallback(location.href).code, window.pb.parseAuthCallback(location.href).code];
+    const cb = window.pb.takeAuthCallback(undefined, { expectedState: state });
+    return { pure, provider: cb.provider, code: cb.code, href: location.href };
+  }, STATE);
+  assert.deepEqual(first, { pure: ["c+1", "c+1"], provider: "wallet2", code: "c+1", href: `${server.url}/tests/browser/pages/harness.html?tab=pay#/order?id=7` });
+  await page.reload();
+  await page.evaluate(() => window.loaded);
+  const second = await page.evaluate((state) => {
+    try {
+      window.pb.takeAuthCallback(undefined, { expectedState: state });
+      return { taken: true };
+    } catch (e) {
+      return { code: e.code, field: e.field };
+    }
+  }, STATE);
+  assert.deepEqual(second, { code: "auth_used", field: "code" });
+  // The old address, taken again: the same code is refused.
+  const third = await page.evaluate((url) => {
+    try {
+      window.pb.takeAuthCallback(url);
+      return { taken: true };
+    } catch (e) {
+      return { code: e.code, field: e.field };
+    }
+  }, url);
+  assert.deepEqual(third, { code: "auth_used", field: "code" });
   await page.close();
 });

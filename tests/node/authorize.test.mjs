@@ -554,3 +554,23 @@ test("cardnetPay is one at a time, and needs a page that can navigate", async ()
     assert.equal((await pb.pay(cardnetPayment())).status, "redirected");
   });
 });
+
+test("a refused card-network callback's PayError carries the provider's respCode", () => {
+  for (const rc of ["34", "05", "XY"]) {
+    assert.throws(
+      () => pb.parseAuthCallback(`https://m.example/cb?respCode=${rc}&userAuthCode=u1`),
+      (e) => e instanceof pb.PayError && e.code === "auth_failed" && e.field === "respCode" && e.respCode === rc,
+    );
+  }
+  // Other failures carry none.
+  assert.throws(() => pb.parseAuthCallback("https://m.example/cb?code=c", { expectedState: STATE }), (e) => e.code === "auth_failed" && !("respCode" in e));
+});
+
+test("takeAuthCallback in Node: it reads an address it is given as parseAuthCallback does; with no address and no location it says so", () => {
+  const url = `https://m.example/cb?code=c1&state=${encodeURIComponent(STATE)}`;
+  const taken = pb.takeAuthCallback(url, { expectedState: STATE, now: NOW });
+  assert.deepEqual(taken, pb.parseAuthCallback(url, { expectedState: STATE, now: NOW }));
+  throwsPay(() => pb.takeAuthCallback(undefined), "wrong_runtime", "url", "no location");
+  throwsPay(() => pb.takeAuthCallback(url, { expectedState: "another-state" }), "auth_failed", "state", "state checked");
+  throwsPay(() => pb.takeAuthCallback(42), "invalid_options", "url", "not an address");
+});

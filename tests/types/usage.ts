@@ -9,6 +9,7 @@ import {
   PayError,
   wallet2AuthUrl,
   parseAuthCallback,
+  takeAuthCallback,
   AuthClient,
   validateCardCheck,
   type Action,
@@ -68,6 +69,14 @@ async function main(): Promise<void> {
     planAction("{}");
   } catch (e) {
     if (e instanceof PayError) console.log(e.code, e.field);
+  }
+  try {
+    const taken = takeAuthCallback(undefined, { expectedState: "0123456789" });
+    const code: string | undefined = taken.code;
+    void code;
+  } catch (e) {
+    if (e instanceof PayError && e.code === "auth_used") console.log("start over");
+    if (e instanceof PayError && e.code === "auth_failed" && e.respCode !== undefined) console.log(e.respCode);
   }
 }
 void main;

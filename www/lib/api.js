@@ -14,6 +14,7 @@ export const wallet1AuthUrl = guard("full", "wallet1AuthUrl");
 export const wallet2AuthUrl = guard("full", "wallet2AuthUrl");
 export const cardnetAuthUrl = guard("full", "cardnetAuthUrl");
 export const parseAuthCallback = guard("full", "parseAuthCallback");
+export const takeAuthCallback = guard("full", "takeAuthCallback");
 export const isUserAuthCodeFresh = guard("full", "isUserAuthCodeFresh");
 export const newState = guard("full", "newState");
 export const wallet1TokenRequest = guard("full", "wallet1TokenRequest");

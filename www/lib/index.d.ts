@@ -17,7 +17,8 @@ export type ErrorCode =
   | "bridge_error"
   | "confirm_failed"
   | "auth_failed"
-  | "auth_expired";
+  | "auth_expired"
+  | "auth_used";
 
 export interface Problem {
   field: string;
@@ -36,6 +37,8 @@ export declare class PayError extends Error {
   readonly cause?: unknown;
   /** For `confirm_failed` from `pay()`: the wallet's result, unverified. */
   readonly result?: PayResult;
+  /** For `auth_failed` from a card-network callback: its `respCode` (not `00`). */
+  readonly respCode?: string;
 }
 
 export type Channel = "wallet1" | "wallet1_wap" | "wallet1_lite" | "wallet1_pub" | "wallet2_lite" | "wallet2_pub" | "cardnet";
@@ -408,6 +411,15 @@ export function wallet2AuthUrl(params: Wallet2AuthParams, options?: AuthOptions)
 export function cardnetAuthUrl(params: CardnetAuthParams, options?: AuthOptions): string;
 /** Reads a callback address (`location.href`, a request path, or a `URL`). Throws PayError `auth_failed` with the parameter at fault as `field`. */
 export function parseAuthCallback(url: string | URL | { href: string }, options?: ParseAuthCallbackOptions): AuthCallback;
+/**
+ * Reads a callback as `parseAuthCallback` does (`url` defaults to
+ * `location.href`), then takes it: its parameters leave the address bar
+ * (`history.replaceState`) and it is remembered as used for the tab
+ * (`sessionStorage`, where there is one), so that Back, reload or Forward to
+ * the page gives PayError `auth_used` at once (field: the provider's code,
+ * `auth_code`, `code` or `userAuthCode`) instead of a failed exchange later.
+ */
+export function takeAuthCallback(url?: string | URL | { href: string }, options?: ParseAuthCallbackOptions): AuthCallback;
 /** A card-network callback whose `userAuthCode` is less than 5 minutes old at `now` (default `Date.now()`); false for anything else. */
 export function isUserAuthCodeFresh(cb: AuthCallback, now?: number): boolean;
 /** 22 unguessable characters from `crypto.getRandomValues` (PayError `wrong_runtime` where there is none). */
@@ -415,7 +427,8 @@ export function newState(): string;
 /**
  * The card-network flow in one call: read the callback (its address, or the
  * `AuthCallback` the page kept), check it (`auth_failed`: provider, state,
- * `respCode`; `auth_expired`: older than 5 minutes), call `order`, plan the
+ * `respCode`; `auth_expired`: older than 5 minutes; `auth_used`: this tab
+ * took it already), take it as `takeAuthCallback` does, call `order`, plan the
  * payment it gives (a cardnet redirect to a checked `expend.pay_url`,
  * `allowedHosts` included) and navigate there. Shares `pay()`'s one-at-a-time
  * guard (`busy`).
