@@ -416,8 +416,12 @@ fn benign_repetitions_and_encodings_are_accepted() {
         let cb = parse_auth_callback(url, Some("abcdefgh"), NOW).unwrap();
         assert_eq!(cb.code.as_deref(), Some("a b"), "{url}");
     }
-    // In the fragment `+` is itself.
-    let cb = parse_auth_callback("https://s.example/#code=a+b&state=abcdefgh", None, NOW).unwrap();
+    // In a fragment, and a hash route's query, `+` reads as in the query.
+    for url in ["https://s.example/#code=a+b&state=abcdefgh", "https://s.example/#/cb?code=a+b&state=abcdefgh"] {
+        let cb = parse_auth_callback(url, None, NOW).unwrap();
+        assert_eq!(cb.code.as_deref(), Some("a b"), "{url}");
+    }
+    let cb = parse_auth_callback("https://s.example/#/cb?code=a%2Bb&state=abcdefgh", None, NOW).unwrap();
     assert_eq!(cb.code.as_deref(), Some("a+b"));
 }
 

@@ -13,7 +13,13 @@
 //!
 //! The redirect address must pass [`safe_url::check`] (`unsafe_url`);
 //! `insecureLoopback: true` lets the local sandbox use `http://127.0.0.1`,
-//! for the redirect address and for the profile's provider addresses.
+//! for the redirect address and for the profile's provider addresses. The
+//! address a builder returns is checked again, with `allowedHosts` when
+//! given (the page navigates there). A profile address whose query already
+//! holds one of the parameters a builder adds is refused (`invalid_options`)
+//! rather than sent with it twice; wallet2's address takes the profile's
+//! `redirectFragment`, so an `authorizeUrl` with a fragment of its own is
+//! refused rather than silently replaced.
 
 use super::{app_id, bad, opt_str, params_obj, push_param, valid_state, AuthOptions, STATE_RULE};
 use crate::error::{cat, Code, PayError, Result};
@@ -29,7 +35,10 @@ fn redirect<'a>(params: &'a Json, key: &str, policy: &UrlPolicy) -> Result<&'a s
     let v = opt_str(params, key, Code::UnsafeUrl)?.ok_or_else(|| {
         PayError::field(Code::UnsafeUrl, key, cat(&[key, " is missing (the https address the provider sends the user back to)"]))
     })?;
-    safe_url::check(v, policy, key)?;
+    // The merchant's own address: allowedHosts, which names where the page
+    // may go, applies to the address the builder returns, not to this one.
+    let shape = UrlPolicy { insecure_loopback: policy.insecure_loopback, ..UrlPolicy::default() };
+    safe_url::check(v, &shape, key)?;
     Ok(v)
 }
 
@@ -82,18 +91,24 @@ pub(crate) fn wallet1_scopes(params: &Json) -> Result<String> {
     Ok(out)
 }
 
-/// The profile's base address split from its fragment.
-fn base(url: &str) -> (String, &str) {
-    match url.split_once('#') {
-        Some((b, f)) => (b.into(), f),
-        None => (url.into(), ""),
+/// The profile's base address (`field` names it) split from its fragment,
+/// refused when its query already holds one of `ours`.
+fn base<'a>(url: &'a str, field: &str, ours: &[&str]) -> Result<(String, &'a str)> {
+    let (b, f) = url.split_once('#').unwrap_or((url, ""));
+    let query = b.split_once('?').map_or("", |(_, q)| q);
+    for pair in query.split('&') {
+        let key = pair.split_once('=').map_or(pair, |(k, _)| k);
+        if let Some(k) = ours.iter().find(|k| crate::authorize::once::key_is(key, k)) {
+            return Err(bad(field, &cat(&["already has a ", k, " parameter in its query, which the builder adds itself: remove it"])));
+        }
     }
+    Ok((b.into(), f))
 }
 
 /// The finished address: the base's fragment (or `fragment`) put back, and
 /// the whole checked once more (its length above all: an encoded redirect
 /// address grows up to three times).
-fn finish(mut url: String, fragment: &str, redirect_key: &str, policy: &UrlPolicy) -> Result<String> {
+fn finish(mut url: String, fragment: &str, redirect_key: &str, profile_key: &str, policy: &UrlPolicy) -> Result<String> {
     if !fragment.is_empty() {
         if !fragment.starts_with('#') {
             url.push('#');
@@ -109,6 +124,8 @@ fn finish(mut url: String, fragment: &str, redirect_key: &str, policy: &UrlPolic
     }
     let loopback = UrlPolicy { insecure_loopback: policy.insecure_loopback, ..UrlPolicy::default() };
     safe_url::check(&url, &loopback, redirect_key)?;
+    // Where the page will go: the provider's host, within allowedHosts.
+    safe_url::check(&url, policy, profile_key)?;
     Ok(url)
 }
 
@@ -120,12 +137,13 @@ pub fn wallet1_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     let scopes = wallet1_scopes(p)?;
     let uri = redirect(p, "redirectUri", &o.policy)?;
     let st = state(p)?;
-    let (mut url, frag) = base(&o.profile.wallet1.auth_url);
+    const KEY: &str = "profile.wallet1.authUrl";
+    let (mut url, frag) = base(&o.profile.wallet1.auth_url, KEY, &["app_id", "scope", "redirect_uri", "state"])?;
     push_param(&mut url, "app_id", app);
     push_param(&mut url, "scope", &scopes);
     push_param(&mut url, "redirect_uri", uri);
     push_param(&mut url, "state", st);
-    finish(url, frag, "redirectUri", &o.policy)
+    finish(url, frag, "redirectUri", KEY, &o.policy)
 }
 
 /// `wallet2AuthUrl({ appId, redirectUri, scope, state }, options?)`.
@@ -142,14 +160,21 @@ pub fn wallet2_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     };
     let st = state(p)?;
     let w = &o.profile.wallet2;
-    let (mut url, _) = base(&w.authorize_url);
+    const KEY: &str = "profile.wallet2.authorizeUrl";
+    let (mut url, own) = base(&w.authorize_url, KEY, &["appid", "redirect_uri", "response_type", "scope", "state", "connect_redirect"])?;
+    if !own.is_empty() {
+        return Err(bad(
+            KEY,
+            "has a fragment of its own; the address ends with profile.wallet2.redirectFragment instead: put the fragment there",
+        ));
+    }
     push_param(&mut url, "appid", app);
     push_param(&mut url, "redirect_uri", uri);
     push_param(&mut url, "response_type", "code");
     push_param(&mut url, "scope", scope);
     push_param(&mut url, "state", st);
     push_param(&mut url, "connect_redirect", "1");
-    finish(url, &w.redirect_fragment, "redirectUri", &o.policy)
+    finish(url, &w.redirect_fragment, "redirectUri", KEY, &o.policy)
 }
 
 /// `cardnetAuthUrl({ redirectUrl }, options?)`. The card network sends no
@@ -159,10 +184,11 @@ pub fn cardnet_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     let o = AuthOptions::from_json(options)?;
     let p = params_obj(params)?;
     let uri = redirect(p, "redirectUrl", &o.policy)?;
-    let (mut url, frag) = base(&o.profile.cardnet.auth_url);
+    const KEY: &str = "profile.cardnet.authUrl";
+    let (mut url, frag) = base(&o.profile.cardnet.auth_url, KEY, &["version", "redirectUrl"])?;
     push_param(&mut url, "version", CARDNET_VERSION);
     push_param(&mut url, "redirectUrl", uri);
-    finish(url, frag, "redirectUrl", &o.policy)
+    finish(url, frag, "redirectUrl", KEY, &o.policy)
 }
 
 #[cfg(test)]
@@ -206,6 +232,48 @@ mod tests {
         let o = j(r#"{"profile":{"cardnet":{"authUrl":"https://c.example/auth?x=1#top"}}}"#);
         let u = cardnet_auth_url(&j(r#"{"redirectUrl":"https://s.example/cb"}"#), Some(&o)).unwrap();
         assert_eq!(u, "https://c.example/auth?x=1&version=1.0.0&redirectUrl=https%3A%2F%2Fs.example%2Fcb#top");
+    }
+
+    #[test]
+    fn profile_query_never_gets_our_keys_twice() {
+        let params = j(r#"{"redirectUrl":"https://s.example/cb"}"#);
+        for base in [
+            "https://c.example/auth?version=2",
+            "https://c.example/auth?x=1&redirectUrl=https://e.example",
+            "https://c.example/a?%76ersion=1",
+        ] {
+            let o = j(&cat(&[r#"{"profile":{"cardnet":{"authUrl":""#, base, r#""}}}"#]));
+            let e = cardnet_auth_url(&params, Some(&o)).unwrap_err();
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")), "{base}");
+        }
+        let w2 = j(r#"{"appId":"wx1","redirectUri":"https://s.example/cb","scope":"snsapi_base","state":"abcdefgh"}"#);
+        let o = j(r#"{"profile":{"wallet2":{"authorizeUrl":"https://o.example/authorize?lang=en&state=x"}}}"#);
+        assert_eq!(wallet2_auth_url(&w2, Some(&o)).unwrap_err().field.as_deref(), Some("profile.wallet2.authorizeUrl"));
+        // Its own keys stay, in place.
+        let o = j(r#"{"profile":{"wallet2":{"authorizeUrl":"https://o.example/authorize?lang=en"}}}"#);
+        assert!(wallet2_auth_url(&w2, Some(&o)).unwrap().starts_with("https://o.example/authorize?lang=en&appid=wx1&"));
+    }
+
+    #[test]
+    fn wallet2_fragment_is_added_never_substituted() {
+        let w2 = j(r#"{"appId":"wx1","redirectUri":"https://s.example/cb","scope":"snsapi_base","state":"abcdefgh"}"#);
+        let o = j(r##"{"profile":{"wallet2":{"authorizeUrl":"https://o.example/authorize#mine"}}}"##);
+        let e = wallet2_auth_url(&w2, Some(&o)).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.wallet2.authorizeUrl")));
+        assert!(wallet2_auth_url(&w2, None).unwrap().ends_with("&connect_redirect=1#wallet2_redirect"));
+    }
+
+    #[test]
+    fn allowed_hosts_apply_to_the_returned_address() {
+        let params = j(r#"{"redirectUrl":"https://s.example/cb"}"#);
+        let ok = j(r#"{"allowedHosts":["*.cardnet.example","s.example"]}"#);
+        assert!(cardnet_auth_url(&params, Some(&ok)).is_ok());
+        let no = j(r#"{"allowedHosts":["pay.example.com"]}"#);
+        let e = cardnet_auth_url(&params, Some(&no)).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::UnsafeUrl, Some("profile.cardnet.authUrl")));
+        let bad = j(r#"{"allowedHosts":["*.0.1"]}"#);
+        let e = cardnet_auth_url(&params, Some(&bad)).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("allowedHosts[0]")));
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //!
 //! [`parse_auth_callback`] reads the callback address (the page's
 //! `location.href`, or a Node server's `req.url` path): parameters from the
-//! query (`+` read as a space) and from the fragment (after its first `?`
-//! when it has one, so hash-routed pages work), percent-decoded strictly.
+//! query and from the fragment (after its first `?` when it has one, so
+//! hash-routed pages work), `+` read as a space in both (as a hash router
+//! reads its query), percent-decoded strictly.
 //! The provider is recognized by its parameters:
 //!
 //! | provider | parameters |
@@ -48,8 +49,8 @@ pub struct AuthCallback {
     pub received_at: f64,
 }
 
-/// The raw `key=value` pairs of the query (`plus`: `+` is a space) and of
-/// the fragment.
+/// The raw `key=value` pairs of the query and of the fragment (`plus`: `+`
+/// is a space, in both).
 fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
     if url.len() > MAX_URL {
         return Err(fail("url", "is longer than 8192 characters"));
@@ -65,7 +66,7 @@ fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
     let query = head.split_once('?').map_or("", |(_, q)| q);
     let frag = frag.split_once('?').map_or(frag, |(_, q)| q);
     let mut out = Vec::new();
-    for (part, plus) in [(query, true), (frag, false)] {
+    for (part, plus) in [(query, true), (frag, true)] {
         for pair in part.split('&') {
             if let Some((k, v)) = pair.split_once('=') {
                 out.push((k, v, plus));

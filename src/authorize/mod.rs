@@ -62,10 +62,10 @@ impl Provider {
 }
 
 /// The options the authorization helpers read: `profile` (merged over the
-/// defaults) and `insecureLoopback` (accept an `http://127.0.0.1` or
+/// defaults), `insecureLoopback` (accept an `http://127.0.0.1` or
 /// `http://localhost` redirect address and provider addresses, for the
-/// local sandbox). Other
-/// members are left to the edge.
+/// local sandbox) and `allowedHosts` (where the address a builder returns
+/// may lead, as for `pay()`). Other members are left to the edge.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AuthOptions {
     pub profile: Profile,
@@ -89,6 +89,20 @@ impl AuthOptions {
         }
         if let Some(p) = v.get("profile") {
             o.profile.merge_with(p, "profile", o.policy.insecure_loopback)?;
+        }
+        match v.get("allowedHosts") {
+            None | Some(Json::Null) => {}
+            Some(Json::Arr(items)) => {
+                let mut names = Vec::with_capacity(items.len());
+                for (i, it) in items.iter().enumerate() {
+                    let mut f = String::from("allowedHosts[");
+                    crate::error::push_u64(&mut f, i as u64);
+                    f.push(']');
+                    names.push(it.as_str().ok_or_else(|| bad(&f, "must be a host name or *.suffix string"))?.to_string());
+                }
+                o.policy.allowed_hosts = Some(crate::safe_url::parse_allowed_hosts(&names, "allowedHosts")?);
+            }
+            Some(_) => return Err(bad("allowedHosts", "must be an array of host names or *.suffix patterns")),
         }
         Ok(o)
     }

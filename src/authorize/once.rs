@@ -77,7 +77,7 @@ fn strip_query(s: &str, keys: &[&str]) -> String {
         .split('&')
         .filter(|pair| {
             let key = pair.split_once('=').map_or(*pair, |(k, _)| k);
-            !pair.is_empty() && !keys.iter().any(|k| decoded_key_is(key, k))
+            !pair.is_empty() && !keys.iter().any(|k| key_is(key, k))
         })
         .collect();
     let mut out = String::from(path);
@@ -90,7 +90,7 @@ fn strip_query(s: &str, keys: &[&str]) -> String {
 
 /// Whether the raw key `raw` reads as `key` (percent escapes of ASCII
 /// letters and `_` are decoded as the callback reader decodes them).
-fn decoded_key_is(raw: &str, key: &str) -> bool {
+pub fn key_is(raw: &str, key: &str) -> bool {
     let b = raw.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

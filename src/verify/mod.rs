@@ -46,7 +46,7 @@ pub use codes::State;
 pub use config::Config;
 pub use dedupe::{Seen, SeenSeqIds};
 pub use envelope::{decode_envelope, encode_envelope, Envelope};
-pub use fields::{validate_card_check, validate_name_check};
+pub use fields::{invalid_request, validate_card_check, validate_name_check};
 pub use inbound::validate_received;
 pub use notify::{notification_params, parse_notification, Notification};
 pub use outcome::Outcome;

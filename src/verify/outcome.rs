@@ -68,7 +68,10 @@ impl Outcome {
             }
         }
         put("orderId", Json::str(&self.order_id));
-        put("orderDate", Json::str(&self.order_date));
+        // A notification without order_date has none: absent, never "".
+        if !self.order_date.is_empty() {
+            put("orderDate", Json::str(&self.order_date));
+        }
         if let Some(s) = self.score {
             put("score", Json::Num(s));
         }

@@ -78,7 +78,9 @@ pub fn common_params(order_date: &str, order_id: &str, app_token: &str) -> Vec<(
 /// then every string field in the caller's order (unknown ones included; a
 /// repeated name keeps its last value; `null`, `order_id`, `order_date`,
 /// `app_token` and `sign` are left out, the first two being in the common
-/// parameters). The fields are expected to have passed validation.
+/// parameters). An `id_number`'s check character is sent as the national
+/// standard writes it, `X`, however it was typed. The fields are expected
+/// to have passed validation.
 pub fn check_params(order_date: &str, order_id: &str, app_token: &str, fields: &Json) -> Vec<(String, String)> {
     let mut out = common_params(order_date, order_id, app_token);
     let members = fields.as_obj().unwrap_or(&[]);
@@ -86,7 +88,8 @@ pub fn check_params(order_date: &str, order_id: &str, app_token: &str, fields: &
         let later = members[i + 1..].iter().any(|(k2, _)| k2 == k);
         let common = matches!(k.as_str(), "order_id" | "order_date" | "app_token" | "sign");
         if let (false, false, Json::Str(s)) = (later, common, v) {
-            out.push((k.clone(), s.clone()));
+            let s = if k == "id_number" { s.to_ascii_uppercase() } else { s.clone() };
+            out.push((k.clone(), s));
         }
     }
     out

@@ -116,13 +116,13 @@ impl AuthClient {
     /// `cardCheck(fields) -> Promise<VerifyOutcome>`: POST /api/v1/trade/cardcheck.
     #[wasm_bindgen(js_name = cardCheck, skip_typescript)]
     pub fn card_check(&self, fields: JsValue) -> Promise {
-        self.start(Operation::CardCheck, from_js(&fields, Code::InvalidRequest, "fields"))
+        self.start(Operation::CardCheck, check_fields(&fields, crate::verify::validate_card_check))
     }
 
     /// `nameCheck(fields) -> Promise<VerifyOutcome>`: POST /api/v1/trade/namecheck.
     #[wasm_bindgen(js_name = nameCheck, skip_typescript)]
     pub fn name_check(&self, fields: JsValue) -> Promise {
-        self.start(Operation::NameCheck, from_js(&fields, Code::InvalidRequest, "fields"))
+        self.start(Operation::NameCheck, check_fields(&fields, crate::verify::validate_name_check))
     }
 
     /// `checkResult({ seqId } | { orderId, orderDate? }) -> Promise<VerifyOutcome>`:
@@ -141,6 +141,46 @@ impl AuthClient {
             Err(e) => Promise::reject(&err(&e)),
         }
     }
+}
+
+/// The members of `fields` whose value no request can carry (a function or
+/// a Symbol, which a JSON reading would leave out and so call "missing"):
+/// each a `type` problem naming the field.
+pub fn unsendable(fields: &JsValue) -> Vec<crate::error::Problem> {
+    let mut out = Vec::new();
+    if !fields.is_object() {
+        return out;
+    }
+    let Ok(keys) = js_sys::Reflect::own_keys(fields) else { return out };
+    for k in keys.iter() {
+        let Some(name) = k.as_string() else { continue };
+        let v = env::get(fields, &name);
+        let kind = if v.is_function() {
+            "a function"
+        } else if v.is_symbol() {
+            "a Symbol"
+        } else {
+            continue;
+        };
+        let message = cat(&[crate::safe_url::clip(&name), " must be a string, not ", kind]);
+        out.push(crate::error::Problem { field: name, code: "type", message });
+    }
+    out
+}
+
+/// The fields of a check, read from JavaScript; a function or Symbol among
+/// them is `invalid_request` naming it, with every other problem
+/// `validate` finds (but "missing" for that same field).
+pub fn check_fields(fields: &JsValue, validate: fn(&Json) -> Vec<crate::error::Problem>) -> Result<Json, PayError> {
+    let read = from_js(fields, Code::InvalidRequest, "fields")?;
+    let mut odd = unsendable(fields);
+    if odd.is_empty() {
+        return Ok(read);
+    }
+    let mut rest = validate(&read);
+    rest.retain(|p| !odd.iter().any(|o| o.field == p.field));
+    odd.extend(rest);
+    Err(crate::verify::invalid_request(odd))
 }
 
 fn wait_options(options: &JsValue) -> Result<Wait, PayError> {
@@ -206,10 +246,18 @@ async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, Js
 }
 
 /// `params` as a plain object of strings.
+/// Every pair becomes an own, enumerable data property, defined rather than
+/// assigned: a field named `__proto__` stays a field (an assignment would
+/// set the object's prototype), and no setter on `Object.prototype` runs.
 pub fn params_object(params: &[(String, String)]) -> JsValue {
     let o = Object::new();
     for (k, v) in params {
-        set(&o, k, &JsValue::from_str(v));
+        let d = Object::new();
+        set(&d, "value", &JsValue::from_str(v));
+        for flag in ["enumerable", "writable", "configurable"] {
+            set(&d, flag, &JsValue::TRUE);
+        }
+        let _ = js_sys::Reflect::define_property(&o, &JsValue::from_str(k), &d);
     }
     o.into()
 }

@@ -34,15 +34,23 @@ fn problems_js(problems: &[Problem]) -> JsValue {
 /// `validateCardCheck(fields) -> Array<{ field, code, message }>`.
 #[wasm_bindgen(js_name = validateCardCheck, skip_typescript)]
 pub fn validate_card_check_js(fields: JsValue) -> Result<JsValue, JsValue> {
-    let f = from_js(&fields, Code::InvalidRequest, "fields").map_err(|e| err(&e))?;
-    Ok(problems_js(&validate_card_check(&f)))
+    validate_js(&fields, validate_card_check)
+}
+
+/// The problems of `fields`: a function or Symbol value is a `type`
+/// problem of its field (not "missing"), beside what `validate` finds.
+fn validate_js(fields: &JsValue, validate: fn(&Json) -> Vec<Problem>) -> Result<JsValue, JsValue> {
+    match super::auth::check_fields(fields, validate) {
+        Ok(f) => Ok(problems_js(&validate(&f))),
+        Err(e) if !e.details.is_empty() => Ok(problems_js(&e.details)),
+        Err(e) => Err(err(&e)),
+    }
 }
 
 /// `validateNameCheck(fields) -> Array<{ field, code, message }>`.
 #[wasm_bindgen(js_name = validateNameCheck, skip_typescript)]
 pub fn validate_name_check_js(fields: JsValue) -> Result<JsValue, JsValue> {
-    let f = from_js(&fields, Code::InvalidRequest, "fields").map_err(|e| err(&e))?;
-    Ok(problems_js(&validate_name_check(&f)))
+    validate_js(&fields, validate_name_check)
 }
 
 /// `decodeEnvelope(body, status = 200) -> { returnCode, data, dataText, signature? }`.

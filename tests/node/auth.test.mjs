@@ -731,7 +731,7 @@ test("parseNotification reads form text, JSON text and objects alike", () => {
   assert.ok(verify(a.signInput, a.sign));
   assert.equal(a.outcome.state, "inconsistent");
   assert.equal(a.outcome.score, 59.5);
-  assert.equal(a.outcome.orderDate, "");
+  assert.equal("orderDate" in a.outcome, false, "no order_date, no orderDate");
   const b = pb.parseNotification(Object.fromEntries(new URLSearchParams(form)));
   const c = pb.parseNotification(JSON.stringify(Object.fromEntries(new URLSearchParams(form))));
   assert.deepEqual(b, a);
@@ -850,4 +850,52 @@ test("hooks that answer after their time-out, many at once: each call fails as a
   } finally {
     process.off("unhandledRejection", onUnhandled);
   }
+});
+
+test("a field named __proto__ or constructor is kept in what sign gets and in what is sent; an id_number's x is sent as X", async () => {
+  const signed = [];
+  const bodies = [];
+  const c = client({
+    sign: (p) => (signed.push(p), "s".repeat(64)),
+    transport: async (req) => (bodies.push(req.body ?? ""), { status: 400, body: "not an answer" }),
+    retry: { attempts: 1, baseDelayMs: 1 },
+  });
+  const fields = JSON.parse(
+    `{"full_name":"张三","acct_no":"${CARD}","id_number":"${ID_CONSISTENT.toLowerCase()}","source_channel":"1","__proto__":"p1","constructor":"c1"}`,
+  );
+  await c.cardCheck(fields).catch(() => {});
+  const p = signed[0];
+  assert.equal(Object.getPrototypeOf(p), Object.prototype, "the object's prototype is untouched");
+  assert.equal(Object.getOwnPropertyDescriptor(p, "__proto__")?.value, "p1");
+  assert.equal(Object.getOwnPropertyDescriptor(p, "constructor")?.value, "c1");
+  assert.ok(Object.keys(p).includes("__proto__"));
+  assert.equal(p.id_number, ID_CONSISTENT, "the check character as the standard writes it");
+  const sent = new URLSearchParams(bodies[0]);
+  assert.equal(sent.get("__proto__"), "p1");
+  assert.equal(sent.get("constructor"), "c1");
+  assert.equal(sent.get("id_number"), ID_CONSISTENT);
+});
+
+test("a function or Symbol field value is invalid_request naming the field as a type problem, not missing", async () => {
+  const sent = [];
+  const c = client({ transport: async (req) => (sent.push(req), { status: 500, body: "" }) });
+  await rejectsWith(c.cardCheck(card({ full_name: () => "张三" })), "invalid_request", (e) => {
+    assert.equal(e.field, "full_name");
+    assert.deepEqual(e.details.map((d) => [d.field, d.code]), [["full_name", "type"]]);
+    assert.match(e.message, /full_name must be a string, not a function/);
+  });
+  await rejectsWith(c.nameCheck(person({ source_channel: Symbol("2"), id_number: "1" })), "invalid_request", (e) => {
+    assert.equal(e.field, undefined, "two problems: no one field");
+    assert.deepEqual(e.details.map((d) => `${d.field} ${d.code}`).sort(), ["id_number length", "source_channel type"]);
+  });
+  assert.deepEqual(sent, [], "nothing was sent");
+  assert.deepEqual(pb.validateCardCheck(card({ acct_no: function () {} })).map((d) => [d.field, d.code]), [["acct_no", "type"]]);
+  assert.deepEqual(pb.validateNameCheck(person({ full_name: Symbol.iterator })).map((d) => [d.field, d.code]), [["full_name", "type"]]);
+});
+
+test("a notification without order_date has no orderDate in its outcome (never an empty one)", () => {
+  const without = pb.parseNotification("seq_id=S1&order_id=o1&return_code=10200&sign=abc").outcome;
+  assert.equal("orderDate" in without, false);
+  const withDate = pb.parseNotification("seq_id=S1&order_id=o1&order_date=20240102&return_code=10200&sign=abc").outcome;
+  assert.equal(withDate.orderDate, "20240102");
 });

@@ -574,3 +574,31 @@ test("takeAuthCallback in Node: it reads an address it is given as parseAuthCall
   throwsPay(() => pb.takeAuthCallback(url, { expectedState: "another-state" }), "auth_failed", "state", "state checked");
   throwsPay(() => pb.takeAuthCallback(42), "invalid_options", "url", "not an address");
 });
+
+test("the builders: a profile address keeps its own query keys but never gets ours twice; wallet2's fragment is added, never substituted", () => {
+  const redirect = { redirectUrl: "https://m.example/cb" };
+  const cardnet = (authUrl) => ({ profile: { cardnet: { authUrl } } });
+  assert.equal(pb.cardnetAuthUrl(redirect, cardnet("https://c.example/auth?lang=en")), "https://c.example/auth?lang=en&version=1.0.0&redirectUrl=https%3A%2F%2Fm.example%2Fcb");
+  for (const base of ["https://c.example/auth?version=2", "https://c.example/auth?redirectUrl=https%3A%2F%2Fevil.example"]) {
+    throwsPay(() => pb.cardnetAuthUrl(redirect, cardnet(base)), "invalid_options", "profile.cardnet.authUrl", base);
+  }
+  const w2 = { appId: "wx1", redirectUri: "https://m.example/cb", scope: "snsapi_base", state: STATE };
+  throwsPay(() => pb.wallet2AuthUrl(w2, { profile: { wallet2: { authorizeUrl: "https://o.example/authorize#mine" } } }), "invalid_options", "profile.wallet2.authorizeUrl", "own fragment");
+  throwsPay(() => pb.wallet2AuthUrl(w2, { profile: { wallet2: { authorizeUrl: "https://o.example/authorize?scope=x" } } }), "invalid_options", "profile.wallet2.authorizeUrl", "our key");
+  const w1 = { appId: "2021000", redirectUri: "https://m.example/cb", scopes: ["auth_base"], state: STATE };
+  throwsPay(() => pb.wallet1AuthUrl(w1, { profile: { wallet1: { authUrl: "https://a.example/auth?state=x" } } }), "invalid_options", "profile.wallet1.authUrl", "wallet1 key");
+});
+
+test("the builders apply allowedHosts to the address they return (not to the merchant's redirect address)", () => {
+  const redirect = { redirectUrl: "https://m.example/cb" };
+  assert.ok(pb.cardnetAuthUrl(redirect, { allowedHosts: ["*.cardnet.example"] }).startsWith("https://open.cardnet.example/"));
+  throwsPay(() => pb.cardnetAuthUrl(redirect, { allowedHosts: ["pay.example.com"] }), "unsafe_url", "profile.cardnet.authUrl", "host outside the list");
+  throwsPay(() => pb.cardnetAuthUrl(redirect, { allowedHosts: ["*.0.1"] }), "invalid_options", "allowedHosts[0]", "a wildcard over an address");
+});
+
+test("+ in a callback reads the same in the query and in a hash route's fragment", () => {
+  for (const url of [`https://m.example/cb?code=a+b&state=${STATE}`, `https://m.example/#/cb?code=a+b&state=${STATE}`, `https://m.example/#code=a+b&state=${STATE}`]) {
+    assert.equal(pb.parseAuthCallback(url, { expectedState: STATE }).code, "a b", url);
+  }
+  assert.equal(pb.parseAuthCallback(`https://m.example/#/cb?code=a%2Bb&state=${STATE}`).code, "a+b");
+});

@@ -546,7 +546,7 @@ export interface VerifyOutcome {
   respInfo?: string;
   seqId?: string;
   orderId: string;
-  /** YYYYMMDD; empty only for a notification that carries none. */
+  /** YYYYMMDD (the one sent, or generated). */
   orderDate: string;
   /** `mp_ssim`, when present and within 0-100. */
   score?: number;
@@ -628,8 +628,11 @@ export interface Envelope {
 }
 
 /** A decoded notification whose `sign` is still to be checked over `signInput`. */
+/** A notification's outcome: `orderDate` only when the notification carries `order_date`. */
+export type NotificationOutcome = Omit<VerifyOutcome, "orderDate"> & { orderDate?: string };
+
 export interface Notification {
-  outcome: VerifyOutcome;
+  outcome: NotificationOutcome;
   sign: string;
   signInput: string;
 }
