@@ -87,6 +87,18 @@ impl Sandbox {
         self.send("POST", path, Some("application/x-www-form-urlencoded"), &body).await
     }
 
+    /// A cashier's button: the POST answers 303 to the cashier's own page
+    /// (post, then redirect: Back never posts again), which is fetched.
+    async fn press(&self, path: &str, fields: &[(&str, &str)]) -> Res {
+        let r = self.post_form(path, fields).await;
+        assert_eq!(r.status, 303, "{}", r.body);
+        let to = r.header("location").expect("a Location header").to_string();
+        assert!(to.starts_with(path), "{to}");
+        let shown = self.get(&to).await;
+        assert_eq!(shown.status, 200, "{}", shown.body);
+        shown
+    }
+
     async fn create(&self, order: Value) -> Value {
         let r = self.post_json("/merchant/payments", &order).await;
         assert_eq!(r.status, 200, "{}", r.body);
@@ -225,16 +237,14 @@ async fn the_wallet1_cashier_marks_the_payment_paid() {
     let mut fields: Vec<(String, String)> = u.query_pairs().into_owned().collect();
     fields.push(("action".into(), "cancel".into()));
     let f: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let r = sb.post_form("/sim/wallet1/cashier", &f).await;
-    assert_eq!(r.status, 200);
+    let r = sb.press("/sim/wallet1/cashier", &f).await;
     assert!(r.body.contains("Payment cancelled"));
     assert_eq!(sb.status(id).await, "created");
 
     let mut f = f.clone();
     f.pop();
     f.push(("action", "pay"));
-    let r = sb.post_form("/sim/wallet1/cashier", &f).await;
-    assert_eq!(r.status, 200, "{}", r.body);
+    let r = sb.press("/sim/wallet1/cashier", &f).await;
     assert!(r.body.contains("Payment successful"));
     assert_eq!(sb.status(id).await, "paid");
     assert!(sb.get(&link).await.body.contains("Already paid"));
@@ -244,7 +254,7 @@ async fn the_wallet1_cashier_marks_the_payment_paid() {
         let mut f = f.clone();
         f.pop();
         f.push(("action", action));
-        let r = sb.post_form("/sim/wallet1/cashier", &f).await;
+        let r = sb.press("/sim/wallet1/cashier", &f).await;
         assert!(r.body.contains("Already paid") && !r.body.contains("nothing was charged"), "{}", r.body);
         assert_eq!(sb.status(id).await, "paid");
     }
@@ -281,9 +291,11 @@ async fn the_cardnet_round_trip_and_its_five_minutes() {
     let mut f: Vec<(String, String)> = u.query_pairs().into_owned().collect();
     f.push(("action".into(), "pay".into()));
     let f: Vec<(&str, &str)> = f.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let r = sb.post_form("/sim/cardnet/pay", &f).await;
+    let r = sb.press("/sim/cardnet/pay", &f).await;
     assert!(r.body.contains("Payment successful"));
-    assert!(r.body.contains("href=\"https://shop.example/done\""));
+    // The way back names the payment, so that another tab finds it.
+    let back = format!("href=\"https://shop.example/done?payment={}\"", p["id"].as_str().unwrap());
+    assert!(r.body.contains(&back), "{}", r.body);
     assert_eq!(sb.status(p["id"].as_str().unwrap()).await, "paid");
 
     // A cardnet payment needs a code this sandbox issued, under 5 minutes old.
@@ -623,4 +635,14 @@ async fn serves_the_pages_and_the_package() {
     assert!(r.body.contains("href=\"/merchant/notifications\""), "the API and its receiver are described");
     assert_eq!(sb.get("/pkg/missing.js").await.status, 404);
     assert_eq!(sb.get("/pkg/../Cargo.toml").await.status, 404);
+}
+
+#[tokio::test]
+async fn demo_folder_leads_to_the_demo_index() {
+    let sb = start().await;
+    for path in ["/demo", "/demo/"] {
+        let r = sb.get(path).await;
+        assert_eq!(r.status, 303, "{path}: {}", r.body);
+        assert_eq!(r.header("location"), Some("/"), "{path}");
+    }
 }

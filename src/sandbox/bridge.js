@@ -75,6 +75,19 @@
     document.dispatchEvent(new Event(cfg.readyEvent));
   }
   if (mode === "never") console.info(tag, "will never arrive");
-  else if (mode === "late") setTimeout(arrive, delayMs);
-  else arrive();
+  else if (mode === "late") {
+    // Late counts from the payment: the bridge arrives delayMs after the
+    // page first listens for its ready event (pay() listens, then looks),
+    // however long the page was open before.
+    var listen = document.addEventListener;
+    var waiting = false;
+    document.addEventListener = function (type) {
+      if (type === cfg.readyEvent && !waiting) {
+        waiting = true;
+        console.info(tag, "the page waits: arriving in " + delayMs + " ms");
+        setTimeout(arrive, delayMs);
+      }
+      return listen.apply(this, arguments);
+    };
+  } else arrive();
 })();

@@ -91,11 +91,15 @@ is this sandbox's own receiver: <a href=\"/merchant/notifications\">what it rece
     page("paybridge sandbox", body)
 }
 
-/// `www/` at `/` and `pkg/` at `/pkg/`.
+/// `www/` at `/` and `pkg/` at `/pkg/`; `/demo/` (the demo pages' folder)
+/// leads to the demo index at `/`.
 pub fn static_files(router: Router<AppState>, state: &AppState) -> Router<AppState> {
+    let to_index = || axum::routing::get(|| async { axum::response::Redirect::to("/") });
     router
         .route("/sim", axum::routing::get(index))
         .route("/sim/", axum::routing::get(index))
+        .route("/demo", to_index())
+        .route("/demo/", to_index())
         .nest_service("/pkg", ServeDir::new(&state.config.pkg))
         .fallback_service(ServeDir::new(&state.config.www))
 }

@@ -71,7 +71,9 @@ impl Cashier {
     fn load(self, s: &Sandbox, p: &Params) -> Result<Payment, Problem> {
         let trade = p.required("trade")?;
         let given = p.required("sign")?;
-        let fields = p.pairs().filter(|(k, _)| *k != "action");
+        // `action` is the button pressed; `outcome` what the page after it
+        // shows (post, then redirect): neither is part of the signed link.
+        let fields = p.pairs().filter(|(k, _)| *k != "action" && *k != "outcome");
         if !sign::same(given, &sign::sign(&s.config.secret, fields)) {
             return Err(Problem::bad(
                 "sign",
@@ -99,9 +101,22 @@ fn summary(p: &Payment) -> String {
     )
 }
 
+/// The way back to the merchant: its `return_url` with the payment's id
+/// added (`payment=`), as cashiers name the order they come back from, so
+/// that the page finds its payment even in another tab.
 fn back_link(p: &Payment) -> String {
     match &p.return_url {
-        Some(u) => format!("<p><a href=\"{}\">Return to the merchant</a></p>", escape(u)),
+        Some(u) => {
+            let sep = if u.contains('?') { '&' } else { '?' };
+            let (base, frag) = u.split_once('#').map_or((u.as_str(), None), |(b, f)| (b, Some(f)));
+            let id: String = url::form_urlencoded::byte_serialize(p.id.as_bytes()).collect();
+            let mut href = format!("{base}{sep}payment={id}");
+            if let Some(f) = frag {
+                href.push('#');
+                href.push_str(f);
+            }
+            format!("<p><a href=\"{}\">Return to the merchant</a></p>", escape(&href))
+        }
         None => "<p>You can close this page and go back to the merchant.</p>".to_string(),
     }
 }
@@ -112,7 +127,16 @@ fn show(s: &Sandbox, cashier: Cashier, query: Option<&str>) -> Response {
         Ok(pay) => pay,
         Err(e) => return e.html(),
     };
-    let body = if pay.status == PayStatus::Paid {
+    // After a button: the outcome page the POST redirected to.
+    let outcome = match p.get("outcome") {
+        Some("paid") => Some(("ok", "Payment successful.")),
+        Some("already") => Some(("ok", "Already paid: nothing changed.")),
+        Some("cancelled") if pay.status != PayStatus::Paid => Some(("error", "Payment cancelled; nothing was charged.")),
+        _ => None,
+    };
+    let body = if let Some((class, words)) = outcome {
+        format!("<div class=\"box\">{}<p class=\"{class}\" id=\"result\">{words}</p>{}</div>", summary(&pay), back_link(&pay))
+    } else if pay.status == PayStatus::Paid {
         format!("<div class=\"box\">{}<p class=\"ok\">Already paid.</p>{}</div>", summary(&pay), back_link(&pay))
     } else {
         let fields: Vec<(&str, &str)> = p.pairs().collect();
@@ -129,22 +153,30 @@ fn show(s: &Sandbox, cashier: Cashier, query: Option<&str>) -> Response {
     page(cashier.title(), &body).into_response()
 }
 
+/// A button pressed: acts, then redirects (303) to the cashier's own link
+/// with the outcome, so that Back and reload show that page again and
+/// never post the form a second time.
 fn act(s: &Sandbox, cashier: Cashier, body: &Bytes) -> Response {
     let p = Params::parse(&String::from_utf8_lossy(body));
     let run = || -> Result<Response, Problem> {
         let pay = cashier.load(s, &p)?;
-        let (class, words) = match p.get("action") {
+        let outcome = match p.get("action") {
             // Paid already (in another tab, say): neither button changes that.
-            Some("pay" | "cancel") if pay.status == PayStatus::Paid => ("ok", "Already paid: nothing changed."),
+            Some("pay" | "cancel") if pay.status == PayStatus::Paid => "already",
             Some("pay") => {
                 mark_paid(s, &pay.trade);
-                ("ok", "Payment successful.")
+                "paid"
             }
-            Some("cancel") => ("error", "Payment cancelled; nothing was charged."),
+            Some("cancel") => "cancelled",
             _ => return Err(Problem::bad("action", "action must be pay or cancel")),
         };
-        let body = format!("<div class=\"box\">{}<p class=\"{class}\" id=\"result\">{words}</p>{}</div>", summary(&pay), back_link(&pay));
-        Ok(page(cashier.title(), &body).into_response())
+        let mut link = url::form_urlencoded::Serializer::new(String::new());
+        for (k, v) in p.pairs().filter(|(k, _)| *k != "action" && *k != "outcome") {
+            link.append_pair(k, v);
+        }
+        link.append_pair("outcome", outcome);
+        let to = format!("{}?{}", cashier.path(), link.finish());
+        Ok(axum::response::Redirect::to(&to).into_response())
     };
     run().unwrap_or_else(Problem::html)
 }

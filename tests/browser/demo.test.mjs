@@ -472,3 +472,99 @@ test("verification: an asynchronous card check shows pending, then the notificat
   assert.equal(inbox.notifications.filter((n) => n.outcome.seqId === seqId).length, 1);
   await done(page, "verify");
 });
+
+/** performance.now() of each pay() event in `section`'s log, by kind (the first of each). */
+async function eventTimes(page, section) {
+  return page.locator(`${section} [data-role=log] li.event`).evaluateAll((lis) => {
+    const out = {};
+    for (const li of lis) {
+      const m = /= (\d+) ms/.exec(li.querySelector("time")?.title ?? "");
+      if (m && !(li.dataset.kind in out)) out[li.dataset.kind] = Number(m[1]);
+    }
+    return out;
+  });
+}
+
+test("life account: late (2 s) counts from the pay call; Start over while a wallet never answers leaves no late time-out in the new flow", async () => {
+  const page = await open("/demo/life.html?bridge_mode=succeed");
+  await authorize(page, "Authorize with wallet1");
+  await resultIs(page, "#life", "succeeded");
+  // The page stays open 3 s before paying: a bridge counting from the page's
+  // load would be there already; counting from the pay call, it is waited for.
+  await Promise.all([page.waitForURL(/bridge_mode=late$/), page.check("input[name=bridge_mode][value=late]")]);
+  await page.waitForTimeout(3000);
+  await page.click("#pay");
+  await resultIs(page, "#life", "succeeded");
+  const at = await eventTimes(page, "#life");
+  assert.ok(at.bridge_ready - at.waiting >= 1800, `the bridge came ${at.bridge_ready - at.waiting} ms after the wait began: ${JSON.stringify(at)}`);
+
+  await payInMode(page, "never");
+  await page.locator('#life [data-role=log] li[data-kind="waiting"]').waitFor();
+  await Promise.all([page.waitForEvent("load"), page.click("#reset")]);
+  assert.match(page.url(), /bridge_mode=never$/);
+  // Past the abandoned payment's 5 s time-out: nothing came into the new flow.
+  await page.waitForTimeout(6000);
+  assert.deepEqual(await logKinds(page, "#life"), []);
+  assert.equal(await page.locator("#life [data-role=result]").textContent(), "No result yet.");
+  assert.equal(await page.locator("#user").textContent(), "none yet: authorize first");
+  await done(page);
+});
+
+test("H5: the cashier's result page comes by redirect after the POST (reload and Back post nothing); Return to the merchant in another tab finds the payment", async () => {
+  const page = await open("/demo/h5.html");
+  await page.check("input[name=wap-fallback][value=web]");
+  await page.click("#wap-pay");
+  await page.waitForURL(/\/sim\/wallet1\/cashier\?/, { timeout: 10000 });
+  const posts = [];
+  page.on("request", (r) => r.method() === "POST" && r.url().includes("/sim/") && posts.push(r.url()));
+  await page.click("button[value=pay]");
+  await page.locator("#result").waitFor();
+  assert.match(page.url(), /\/sim\/wallet1\/cashier\?.*outcome=paid/, "the result page is a page of its own");
+  assert.equal(await page.locator("#result").textContent(), "Payment successful.");
+  await page.reload();
+  assert.equal(await page.locator("#result").textContent(), "Payment successful.");
+  await page.goBack();
+  await page.goForward();
+  assert.equal(posts.length, 1, `the form was posted once: ${posts}`);
+
+  // The way back, opened in another tab (its own sessionStorage: no record).
+  const href = await page.locator("text=Return to the merchant").getAttribute("href");
+  const back = new URL(href);
+  assert.ok(back.searchParams.get("payment"), href);
+  const other = await open(back.pathname + back.search);
+  await merchantSays(other, "#wallet1_wap", "paid");
+  assert.equal(await field(other, "#wallet1_wap", "payment"), back.searchParams.get("payment"));
+  assert.ok(!other.url().includes("payment="), "the page took its parameters out of the address bar");
+  await done(other);
+  await done(page);
+});
+
+test("/demo/ leads to the demo index", async () => {
+  for (const path of ["/demo/", "/demo"]) {
+    const res = await fetch(`${base}${path}`);
+    assert.equal(res.status, 200, path);
+    assert.equal(new URL(res.url).pathname, "/", path);
+    assert.match(await res.text(), /paybridge demo/);
+  }
+});
+
+test("verification: a check pending when the page is reloaded is waited for again", async () => {
+  const page = await open("/demo/verify.html");
+  await page.click("[data-sample=consistent]");
+  await page.check("#card-async");
+  await page.click("#card-send");
+  await resultIs(page, "#card", "pending");
+  const seqId = await field(page, "#card", "seq_id");
+  await page.reload();
+  await resultIs(page, "#card", "consistent");
+  assert.equal(await field(page, "#card", "seq_id"), seqId);
+  const log = await page.locator("#card [data-role=log]").textContent();
+  assert.match(log, new RegExp(`the page was reloaded while ${seqId} was pending`));
+  assert.match(log, /checkresult agrees: consistent \(20000\)/);
+  await page.locator("#card-send:enabled").waitFor();
+  // Done: a second reload has nothing to wait for.
+  await page.reload();
+  await resultIs(page, "#card", "consistent");
+  assert.equal((await page.locator("#card [data-role=log]").textContent()).match(/was reloaded while/g)?.length, 1);
+  await done(page);
+});
