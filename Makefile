@@ -47,7 +47,7 @@ STAGE := target/miniprogram
 SHORT := $(BG)/short
 PORT ?= 8080
 
-.PHONY: all setup setup-browser setup-fuzz pkg pkg-files sandbox-bin test test-host test-node test-wasm test-browser lint size demo bench fuzz fuzz-smoke test-fuzz clean
+.PHONY: all setup setup-browser setup-fuzz pkg pkg-files sandbox-bin test test-host test-node test-wasm test-browser lint lint-pkg size demo bench fuzz fuzz-smoke test-fuzz clean
 
 all: pkg
 
@@ -81,7 +81,7 @@ pkg-files: www/build/embed.mjs www/lib/miniprogram-npm.js $(SHORT)/paybridge_bg.
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
 	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
-	  www/lib/miniprogram.d.ts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
+	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
@@ -91,7 +91,9 @@ pkg-files: www/build/embed.mjs www/lib/miniprogram-npm.js $(SHORT)/paybridge_bg.
 	# ... and the payment module's .wasm is carried inside it: one request.
 	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm
 	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
-	$(ESBUILD) --format=cjs $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
+	# CommonJS for Node as well: platform node adds the annotation from which
+	# Node's loader learns the named exports of an import of this file.
+	$(ESBUILD) --format=cjs --platform=node $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
 	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/
 	# The mini-program npm build's folder (package.json "miniprogram"): the
@@ -158,7 +160,7 @@ $(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js
 	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi
 	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/mvp.wasm -o $(BG_JS)/paybridge_bg.wasm.js
 	cp www/lib/wasmjs.js www/lib/textcoding.js $(BG_JS)/
-	$(ESBUILD) --format=cjs $(BG_JS)/wasmjs.js --outfile=$@
+	$(ESBUILD) --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
 
 lint:
 	cargo fmt --check
@@ -168,6 +170,14 @@ lint:
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-tools -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra -- -D warnings
 	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown -- -D warnings
+
+## The package as the ecosystem's linters read it: publint, and
+## are-the-types-wrong on the packed tarball. Its two accepted findings: the
+## root entry is ES modules only (from CommonJS, a dynamic import or
+## require(esm); README), and the .wasm asset has no types.
+lint-pkg: pkg
+	$(BIN)/publint --strict pkg
+	$(BIN)/attw --pack pkg --exclude-entrypoints paybridge_bg.wasm --ignore-rules cjs-resolves-to-esm
 
 test-host:
 	cargo test --features sandbox,serde
@@ -186,7 +196,7 @@ sandbox-bin:
 test-browser: pkg setup-browser sandbox-bin
 	node --test --test-concurrency=1 tests/browser/
 
-test: setup lint test-host test-node test-wasm test-browser test-fuzz size
+test: setup lint lint-pkg test-host test-node test-wasm test-browser test-fuzz size
 	@echo "all tests passed"
 
 ## Gzipped (-9) sizes of what a page downloads.

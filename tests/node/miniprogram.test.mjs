@@ -139,11 +139,10 @@ test("the bundles never mention window, document, fetch or import.meta", () => {
   assert.equal(readFileSync(pkgFile("paybridge.wasm.cjs"), "utf8").match(/\bWebAssembly\b/), null);
   // The exports map names them and their types.
   const manifest = JSON.parse(readFileSync(pkgFile("package.json"), "utf8"));
-  assert.equal(manifest.exports["./miniprogram"].require, "./miniprogram.cjs");
-  assert.equal(manifest.exports["./miniprogram"].import, "./miniprogram.mjs");
-  assert.equal(manifest.exports["./miniprogram"].types, "./miniprogram.d.ts");
+  assert.deepEqual(manifest.exports["./miniprogram"].require, { types: "./miniprogram.d.cts", default: "./miniprogram.cjs" });
+  assert.deepEqual(manifest.exports["./miniprogram"].import, { types: "./miniprogram.d.ts", default: "./miniprogram.mjs" });
   assert.equal(manifest.exports["./paybridge.wasm.cjs"].default, "./paybridge.wasm.cjs");
-  assert.equal(manifest.exports["./paybridge.wasm.js"].default, "./paybridge.wasm.cjs");
+  assert.equal(manifest.miniprogram, "miniprogram_dist");
 });
 
 test("the JavaScript build loads through the package's exports as CommonJS, from require and from import", async () => {

@@ -1,6 +1,5 @@
-// Types of paybridge/paybridge.wasm.cjs (also reached as
-// paybridge/paybridge.wasm.js): the JavaScript build of the module, a
-// CommonJS file, for ready({ wasmJs }) of paybridge/miniprogram. Its
+// Types of paybridge/paybridge.wasm.cjs: the JavaScript build of the
+// module, a CommonJS file, for ready({ wasmJs }) of paybridge/miniprogram. Its
 // members are opaque: only the mini-program entry uses them.
 
 /** The glue the entry links and calls. */
