@@ -163,6 +163,7 @@ $(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js
 	$(ESBUILD) --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
 
 lint:
+	node tests/tools/layout.mjs
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features sandbox,serde -- -D warnings

@@ -29,6 +29,7 @@ pub mod prelude;
 pub mod profile;
 pub mod runtime;
 pub mod safe_url;
+pub mod security;
 pub mod verify;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,0 +1,121 @@
+// `make lint`: the shape of the code a newcomer meets. The README stays a
+// guide (under 20,000 bytes), every source file says what it is for (a
+// `//!` first line), no source file passes 400 lines, and no two modules of
+// src/ reach each other (an import cycle). What is left to fix is listed
+// below by name: a file or a cycle that is not on the list fails, and so
+// does one on the list that got longer or is gone (shrink the list then).
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const README_MAX = 20_000;
+const LINES_MAX = 400;
+
+/** Files over LINES_MAX today, and their length: the payment path's rewrite splits them. */
+const LONG = {
+  "src/json.rs": 767,
+  "src/web/pay.rs": 601,
+  "src/safe_url.rs": 554,
+  "src/profile.rs": 486,
+  "src/miniprogram.rs": 443,
+  "src/verify/client.rs": 438,
+};
+
+/** Import cycles today (modules that reach each other). */
+const CYCLES = ["json <-> web::convert", "outcome <-> profile", "web::bridge <-> web::task"];
+
+const problems = [];
+
+const readme = statSync(join(ROOT, "README.md")).size;
+if (readme >= README_MAX) problems.push(`README.md is ${readme} bytes; a user's guide stays under ${README_MAX} (history goes beside the bench)`);
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+const sources = files(join(ROOT, "src")).filter((f) => f.endsWith(".rs"));
+const text = new Map(sources.map((f) => [relative(ROOT, f), readFileSync(f, "utf8")]));
+
+for (const [file, t] of text) {
+  if (!t.startsWith("//!")) problems.push(`${file} does not start with a //! line saying what it is for`);
+  const lines = t.split("\n").length - (t.endsWith("\n") ? 1 : 0);
+  const known = LONG[file];
+  if (lines > LINES_MAX && known === undefined) problems.push(`${file} has ${lines} lines (at most ${LINES_MAX}): split it`);
+  if (known !== undefined && lines > known) problems.push(`${file} grew to ${lines} lines (listed at ${known}, at most ${LINES_MAX}): split it`);
+  if (known !== undefined && lines <= LINES_MAX) problems.push(`${file} is ${lines} lines now: take it off LONG in tests/tools/layout.mjs`);
+}
+for (const file of Object.keys(LONG)) if (!text.has(file)) problems.push(`${file} is gone: take it off LONG in tests/tools/layout.mjs`);
+
+// Modules: src/a/b.rs and src/a/b/mod.rs are a::b; lib.rs is the crate.
+const moduleOf = (file) =>
+  file
+    .replace(/^src\//, "")
+    .replace(/(\/mod)?\.rs$/, "")
+    .replace(/^lib$/, "")
+    .split("/")
+    .filter(Boolean)
+    .join("::");
+const modules = new Set([...text.keys()].map(moduleOf));
+
+/** The module a path names: its longest prefix that is a module. */
+function resolve(path) {
+  const parts = path.split("::");
+  for (let n = parts.length; n > 0; n--) {
+    const m = parts.slice(0, n).join("::");
+    if (modules.has(m)) return m;
+  }
+  return null;
+}
+
+const related = (a, b) => a === b || a.startsWith(`${b}::`) || b.startsWith(`${a}::`) || a === "" || b === "";
+const edges = new Map([...modules].map((m) => [m, new Set()]));
+for (const [file, t] of text) {
+  const from = moduleOf(file);
+  const parent = from.split("::").slice(0, -1).join("::");
+  // Code only: comments and the unit tests (#[cfg(test)] mod tests) aside.
+  const code = t.replace(/#\[cfg\(test\)\]\s*mod tests[\s\S]*$/, "").replace(/\/\/.*$/gm, "");
+  const paths = [];
+  for (const m of code.matchAll(/\bcrate::((?:\w+::)*\w+)/g)) paths.push(m[1]);
+  for (const m of code.matchAll(/\bsuper::((?:\w+::)*\w+)/g)) paths.push(parent ? `${parent}::${m[1]}` : m[1]);
+  // `use super::{a, b::c}` and `use crate::{a, b}` groups.
+  for (const m of code.matchAll(/\b(crate|super)::\{([^}]*)\}/g)) {
+    const base = m[1] === "crate" ? "" : parent;
+    for (const item of m[2].split(",")) {
+      const name = item.trim().split(/\s/)[0];
+      if (name && name !== "self") paths.push(base ? `${base}::${name}` : name);
+    }
+  }
+  for (const p of paths) {
+    const to = resolve(p);
+    if (to !== null && !related(from, to)) edges.get(from).add(to);
+  }
+}
+
+/** Pairs of modules that reach each other, each pair once. */
+function reaches(a, b) {
+  const seen = new Set([a]);
+  const todo = [a];
+  while (todo.length) {
+    for (const n of edges.get(todo.pop())) {
+      if (n === b) return true;
+      if (!seen.has(n)) {
+        seen.add(n);
+        todo.push(n);
+      }
+    }
+  }
+  return false;
+}
+const found = [];
+for (const [a, outs] of edges) {
+  for (const b of outs) if (a < b && reaches(b, a)) found.push(`${a} <-> ${b}`);
+}
+for (const c of found) if (!CYCLES.includes(c)) problems.push(`import cycle ${c}: the data path reads one way; move the shared type into a third module`);
+for (const c of CYCLES) if (!found.includes(c)) problems.push(`the cycle ${c} is gone: take it off CYCLES in tests/tools/layout.mjs`);
+
+if (problems.length) {
+  console.error(problems.map((p) => `layout: ${p}`).join("\n"));
+  process.exit(1);
+}
+console.log(`layout: README ${readme} bytes; ${text.size} source files with //! lines; ${Object.keys(LONG).length} files and ${CYCLES.length} cycles left to split`);
