@@ -66,18 +66,47 @@ setup-fuzz:
 ## module (adds the authorization and verification exports; Node's, and
 ## what ready() adds in a browser), and the mini-program module translated
 ## to JavaScript by wasm2js for runtimes with no WebAssembly.
-pkg: setup
+pkg: setup $(BG)/pay.stamp $(BG)/full.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp
+	@test -f pkg/package.json || rm -f $(BG)/pkg.stamp
+	@$(MAKE) --no-print-directory pkg-files
+	@ln -sfn ../../pkg tests/node_modules/paybridge
+
+# Each cargo build runs only when the crate's sources changed since it last
+# ran (the stamp), and its .wasm is copied on only when it differs, so that
+# a `make pkg` with nothing changed runs no compiler, optimizer or bundler
+# (the three .wasm builds share one output file: cargo alone would relink
+# each of them every time).
+CRATE_SRC := $(shell find src -type f) Cargo.toml Cargo.lock Makefile
+
+$(BG)/pay.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime
-	@mkdir -p $(BG) && cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm
+	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm) && touch $@
+
+$(BG)/full.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime,web-extra
-	@cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm
+	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm) && touch $@
+
+$(BG)/mini.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime,web-tools
-	@cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm
+	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm) && touch $@
+
+$(BG)/wasm2js.stamp: $(CRATE_SRC)
 	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp $(STD_FLAGS) $(REMAP)" \
 	  cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
-	@$(MAKE) --no-print-directory pkg-files
+	@mkdir -p $(BG) && touch $@
 
-pkg-files: www/build/embed.mjs www/lib/miniprogram-npm.js $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
+$(BG)/pay.wasm: $(BG)/pay.stamp ;
+$(BG)/full.wasm: $(BG)/full.stamp ;
+$(BG)/mini.wasm: $(BG)/mini.stamp ;
+$(WASM_JS): $(BG)/wasm2js.stamp ;
+
+# pkg/ is rebuilt when one of its inputs changed ($(BG)/pkg.stamp).
+PKG_INPUTS := $(wildcard www/lib/* www/build/*) $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm \
+  $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
+
+pkg-files: $(BG)/pkg.stamp
+
+$(BG)/pkg.stamp: $(PKG_INPUTS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
 	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
@@ -104,7 +133,7 @@ pkg-files: www/build/embed.mjs www/lib/miniprogram-npm.js $(SHORT)/paybridge_bg.
 	$(ESBUILD) --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js --outfile=pkg/miniprogram_dist/index.js
 	cp $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram_dist/
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/miniprogram_dist/paybridge.wasm.js
-	ln -sfn ../../pkg tests/node_modules/paybridge
+	touch $(BG)/pkg.stamp
 	@echo "pkg/ built"
 
 $(BG)/paybridge_bg.js $(BG)/paybridge_bg.wasm &: $(BG)/pay.wasm
