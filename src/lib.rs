@@ -22,6 +22,7 @@ pub mod authorize;
 pub mod encode;
 pub mod error;
 pub mod json;
+pub mod json_text;
 pub mod miniprogram;
 pub mod outcome;
 pub mod payment;
@@ -30,6 +31,7 @@ pub mod profile;
 pub mod runtime;
 pub mod safe_url;
 pub mod security;
+pub mod status;
 pub mod verify;
 
 #[cfg(target_arch = "wasm32")]

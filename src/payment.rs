@@ -84,7 +84,7 @@ fn invalid(field: &str, msg: String) -> PayError {
 impl Payment {
     /// Decodes JSON text of a payment.
     pub fn from_text(text: &str) -> Result<Payment> {
-        Payment::from_json(json::parse(text, Code::InvalidPayment, "payment")?)
+        Payment::from_json(crate::json_text::parse(text, Code::InvalidPayment, "payment")?)
     }
 
     /// Decodes a payment value. A string is read as JSON text of one.
@@ -108,7 +108,7 @@ impl Payment {
         let pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
             Some(Json::Str(s)) if s.trim_start().starts_with('{') => {
-                let inner = json::parse(s, Code::InvalidPayment, "pay_info")?;
+                let inner = crate::json_text::parse(s, Code::InvalidPayment, "pay_info")?;
                 PayInfo::Fields(inner)
             }
             Some(Json::Str(s)) => PayInfo::Text(s.clone()),

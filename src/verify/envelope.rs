@@ -13,7 +13,7 @@
 //! service (the sandbox server, tests).
 
 use crate::error::{cat, u64_str, Code, PayError};
-use crate::json::{self, Json};
+use crate::json::Json;
 use crate::prelude::*;
 
 /// A decoded answer.
@@ -54,13 +54,13 @@ fn bad(status: u16, why: &str) -> PayError {
 /// Decodes an answer of the service; `invalid_response` when it is not one.
 pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
     let text = body.strip_prefix('\u{feff}').unwrap_or(body);
-    let top = json::parse(text, Code::InvalidResponse, "the body").map_err(|e| bad(status, &e.message))?;
+    let top = crate::json_text::parse(text, Code::InvalidResponse, "the body").map_err(|e| bad(status, &e.message))?;
     if top.as_obj().is_none() {
         return Err(bad(status, &cat(&["the body is ", top.kind(), ", not an object"])));
     }
     let (data, data_text) = match top.get("data") {
         Some(Json::Str(t)) => {
-            let d = json::parse(t, Code::InvalidResponse, "data").map_err(|e| bad(status, &e.message))?;
+            let d = crate::json_text::parse(t, Code::InvalidResponse, "data").map_err(|e| bad(status, &e.message))?;
             (d, t.clone())
         }
         Some(d @ Json::Obj(_)) => (d.clone(), d.to_text()),

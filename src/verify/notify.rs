@@ -20,7 +20,7 @@ use super::form::decode_form;
 use super::outcome::Outcome;
 use super::sign::sign_input;
 use crate::error::{cat, Code, PayError};
-use crate::json::{self, Json};
+use crate::json::Json;
 use crate::prelude::*;
 
 /// The fields that hold lists, as JSON text in a form.
@@ -68,7 +68,7 @@ fn bad(field: &str, why: &str) -> PayError {
 pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     let raw: Vec<(String, String)> = match input {
         Json::Str(text) if text.trim_start().starts_with('{') => {
-            let v = json::parse(text, Code::InvalidResponse, "notification")?;
+            let v = crate::json_text::parse(text, Code::InvalidResponse, "notification")?;
             notification_params(&v)?
         }
         Json::Str(text) => decode_form(text, "notification")?,
@@ -89,7 +89,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
         if k == "sign" {
             sign = Some(v.clone());
         } else if LIST_FIELDS.contains(&k.as_str()) && !v.is_empty() {
-            let list = json::parse(v, Code::InvalidResponse, k)?;
+            let list = crate::json_text::parse(v, Code::InvalidResponse, k)?;
             if !matches!(list, Json::Arr(_)) {
                 return Err(bad(k, &cat(&[" must be a JSON list, not ", list.kind()])));
             }
@@ -173,7 +173,7 @@ mod tests {
         let mut m = obj.as_obj().unwrap().to_vec();
         for (k, v) in m.iter_mut() {
             if k == "file_list" {
-                *v = json::parse(v.as_str().unwrap(), Code::InvalidResponse, "l").unwrap();
+                *v = crate::json_text::parse(v.as_str().unwrap(), Code::InvalidResponse, "l").unwrap();
             }
         }
         assert_eq!(parse_notification(&Json::Obj(m)).unwrap(), from_form);

@@ -271,7 +271,7 @@ async fn hook_answer(f: &Function, name: &str, args: &[JsValue], timeout_ms: u32
         _ => f.call0(&JsValue::UNDEFINED),
     };
     let returned = called.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook threw"]), &t))?;
-    match super::pay::settle_within(&returned, timeout_ms).await {
+    match super::hook::settle_within(&returned, timeout_ms).await {
         Some(answer) => {
             answer.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook's promise rejected"]), &t))
         }

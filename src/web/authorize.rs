@@ -10,13 +10,14 @@
 use super::convert::{from_js, from_js_opt, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err};
+use super::events::{obj, Events};
 use super::exports::{options_from, payment_from, runtime_for};
-use super::pay::{go, obj, Events};
+use super::pay::go;
 use crate::action::{plan, Action, Options};
 use crate::authorize::once::{self, Record};
 use crate::authorize::{self as auth, AuthCallback};
 use crate::error::{cat, Code, PayError, Result};
-use crate::json::{self, Json};
+use crate::json::Json;
 use crate::outcome::{PayResult, Status};
 use crate::payment::Channel;
 use crate::prelude::*;
@@ -79,7 +80,7 @@ pub fn wallet2_session_request(params: JsValue, options: JsValue) -> Js {
 /// A provider's answer: an object, or its JSON text as the server read it.
 fn answer_from(v: &JsValue) -> Result<Json> {
     match v.as_string() {
-        Some(text) => json::parse(&text, Code::InvalidResponse, "answer"),
+        Some(text) => crate::json_text::parse(&text, Code::InvalidResponse, "answer"),
         None => from_js(v, Code::InvalidResponse, "answer"),
     }
 }
@@ -343,7 +344,7 @@ async fn run(callback: JsValue, options_js: JsValue) -> Js {
     let answered = order
         .call2(&JsValue::UNDEFINED, &code, &to_js(&go_on.to_json()))
         .map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function threw", &t))?;
-    let payment_js = match super::pay::settle_within(&answered, opts.confirm_timeout_ms).await {
+    let payment_js = match super::hook::settle_within(&answered, opts.confirm_timeout_ms).await {
         Some(answer) => answer.map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function failed", &t))?,
         None => {
             // A merchant call that never answers must not hold the

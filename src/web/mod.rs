@@ -25,11 +25,15 @@ pub mod convert;
 pub mod dom;
 pub mod env;
 pub mod error;
+pub mod events;
 pub mod exports;
+pub mod hook;
 pub mod local;
 #[cfg(feature = "web-tools")]
 pub mod miniprogram;
 pub mod pay;
+pub mod slot;
 pub mod task;
 #[cfg(feature = "web-extra")]
 pub mod transport;
+pub mod wallet;

@@ -6,33 +6,32 @@
 //! a `PayError` whose `cause` is the thrown value; a throwing `onEvent` is
 //! ignored.
 
-use super::bridge::{fill, is_full, slot, wait_then, SharedSlot, SlotFuture};
-use super::convert::{from_js, set, to_js};
-use super::dom::{Callback as JsCallback, EventListener, EventTarget, Timeout};
+use super::convert::{set, to_js};
+use super::dom::{EventListener, EventTarget, Timeout};
 use super::env;
 use super::error::{from_thrown, to_js as err};
+use super::events::{obj, Events};
+use super::hook::confirm_status;
 use super::local::Local;
-use super::local::RefCell;
+use super::slot::{fill, slot, SharedSlot, SlotFuture};
+#[cfg(not(feature = "web-tools"))]
+use super::wallet::not_here;
+use super::wallet::{answer_of, bridge_call, no_callback, with_raw, Callbacks};
+#[cfg(feature = "web-tools")]
+use super::wallet::{mini_api, mini_call};
 use crate::action::{Action, Options, Via};
 use crate::error::{cat, Code, PayError};
 use crate::json::Json;
-use crate::outcome::{self, Callback, PayResult, Status};
+#[cfg(feature = "web-tools")]
+use crate::outcome::Callback;
+use crate::outcome::{self, PayResult, Status};
 use crate::prelude::*;
 use crate::runtime::{Host, Runtime};
 use alloc::rc::Rc;
 use core::cell::Cell;
-use js_sys::{Function, Object, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-#[wasm_bindgen]
-extern "C" {
-    /// `Promise.resolve(v)`, catching what a hostile `v` throws.
-    #[wasm_bindgen(catch, js_namespace = Promise, js_name = resolve)]
-    fn resolve(v: &JsValue) -> Result<Promise, JsValue>;
-}
-
-type Callbacks = Vec<JsCallback>;
 
 static BUSY: Local<Cell<bool>> = Local::new(Cell::new(false));
 
@@ -69,51 +68,6 @@ fn swap_busy(now: bool) -> bool {
         }
         None => BUSY.with(|b| b.replace(now)),
     }
-}
-
-/// `options.onEvent`, called safely.
-#[derive(Clone)]
-pub struct Events(Option<Function>);
-
-impl Events {
-    /// The `onEvent` member of the options (none: events go nowhere).
-    pub fn from_options(options: &JsValue) -> Events {
-        Events(env::method(options, "onEvent"))
-    }
-
-    pub fn emit(&self, kind: &str, detail: Option<&JsValue>) {
-        let Some(f) = &self.0 else { return };
-        let e = Object::new();
-        set(&e, "type", &JsValue::from_str(kind));
-        set(&e, "at", &JsValue::from_f64(env::now()));
-        if let Some(d) = detail {
-            set(&e, "detail", d);
-        }
-        // A throwing onEvent never breaks a payment.
-        let _ = f.call1(&JsValue::UNDEFINED, &e);
-    }
-
-    /// Whether anyone listens: a detail that costs something to build is
-    /// built only then.
-    pub fn on(&self) -> bool {
-        self.0.is_some()
-    }
-
-    /// [`Events::emit`] with a detail of string members, built only when
-    /// someone listens.
-    pub fn emit_pairs(&self, kind: &str, pairs: &[(&str, &str)]) {
-        if self.on() {
-            self.emit(kind, Some(&obj(pairs)));
-        }
-    }
-}
-
-pub(super) fn obj(pairs: &[(&str, &str)]) -> JsValue {
-    let o = Object::new();
-    for (k, v) in pairs {
-        set(&o, k, &JsValue::from_str(v));
-    }
-    o.into()
 }
 
 /// `f`'s promise, run as the one payment in flight (`busy` otherwise); the
@@ -176,15 +130,6 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
     let out = with_raw(&result, &raw);
     events.emit("result", Some(&out));
     Ok(out)
-}
-
-/// `result` as the page sees it, with the wallet's own answer as `raw`.
-fn with_raw(result: &PayResult, raw: &JsValue) -> JsValue {
-    let out = to_js(&result.to_json());
-    if !raw.is_undefined() {
-        set(&out, "raw", raw);
-    }
-    out
 }
 
 /// `f` boxed, so that its code is a function of its own rather than part of
@@ -308,33 +253,6 @@ async fn perform(
     }
 }
 
-/// The wallet's answer as the outcome reads it: the whole value, or, when it
-/// cannot be read whole (too big, cyclic, hostile), the members the outcome
-/// reads, so that a wallet's code is never lost to the rest of its answer.
-fn answer_of(raw: &JsValue) -> Json {
-    from_js(raw, Code::InvalidResponse, "result").unwrap_or_else(|_| {
-        let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
-        Json::Obj(
-            read.iter()
-                .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
-                    Ok(v) if !v.is_null() => Some((k.to_string(), v)),
-                    _ => None,
-                })
-                .collect(),
-        )
-    })
-}
-
-/// The wallet's screen came and went without a callback: the payment may or
-/// may not have gone through, so ask the server.
-fn no_callback(channel: &str) -> (PayResult, JsValue) {
-    let mut r = PayResult::new(Status::Pending, channel, None);
-    r.message =
-        "no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state"
-            .to_string();
-    (r, JsValue::UNDEFINED)
-}
-
 pub(super) fn go(url: &str, events: &Events) -> Result<(), JsValue> {
     events.emit_pairs("navigating", &[("url", url)]);
     env::navigate(url).map_err(|t| from_thrown(Code::WrongRuntime, None, "the page could not navigate", &t))
@@ -372,230 +290,4 @@ pub async fn sleep(ms: u32) {
         fill(&s2, ());
     });
     SlotFuture(s).await
-}
-
-/// A wallet callback that counts once; later calls change nothing.
-/// What the wallet answered: which callback and its argument; `None` when
-/// the page came back from the wallet without one.
-type Answer = Option<(Callback, JsValue)>;
-
-fn once_callback(result: &SharedSlot<Answer>, which: Callback, events: &Events) -> JsCallback {
-    let (result, events) = (result.clone(), events.clone());
-    JsCallback::new(move |v: JsValue| {
-        let first = match which {
-            // `complete` counts only when neither success nor fail came.
-            Callback::CompleteOnly => !is_full(&result) && fill(&result, Some((which, v.clone()))),
-            _ => fill(&result, Some((which, v.clone()))),
-        };
-        events.emit(if first { "callback" } else { "callback_ignored" }, Some(&v));
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn bridge_call(
-    runtime: Runtime,
-    wallet: Host,
-    bridge: &str,
-    ready_event: &str,
-    opts: &Options,
-    method_name: &'static str,
-    op: &str,
-    params: JsValue,
-    channel: &str,
-    events: &Events,
-    cbs: &mut Callbacks,
-) -> Result<Option<JsValue>, JsValue> {
-    if runtime.host != wallet && !env::is_object(&env::global_get(bridge)) {
-        let msg = cat(&[
-            channel,
-            " pays through the ",
-            wallet.as_str(),
-            " app's JS bridge (",
-            bridge,
-            "), which is not on this page, and the runtime is ",
-            runtime.host.as_str(),
-            "; open this page inside the ",
-            wallet.as_str(),
-            " app",
-        ]);
-        return Err(err(&PayError::field(Code::WrongRuntime, "pay_channel", msg)));
-    }
-    events.emit_pairs("waiting", &[("bridge", bridge), ("event", ready_event)]);
-    let result: SharedSlot<Answer> = slot();
-    let cb = once_callback(&result, Callback::Success, events);
-    let cb_fn: Function = cb.function().clone();
-    cbs.push(cb);
-    let (ev2, op2, bridge2) = (events.clone(), op.to_string(), bridge.to_string());
-    let called = wait_then(bridge, ready_event, opts.timeout_ms, move |b| {
-        ev2.emit_pairs("bridge_ready", &[("bridge", &bridge2)]);
-        let Some(f) = env::method(&b, method_name) else {
-            let msg = cat(&["the wallet bridge ", &bridge2, " has no ", method_name, " method"]);
-            return Err(err(&PayError::new(Code::BridgeError, msg)));
-        };
-        ev2.emit_pairs("called", &[("method", &op2)]);
-        f.call3(&b, &JsValue::from_str(&op2), &params, &cb_fn)
-            .map(|_| ())
-            .map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the wallet bridge threw on ", &op2]), &t))
-    })
-    .await
-    .map_err(|e| err(&e))?;
-    // A bridge that threw after calling back has answered: the answer counts.
-    if !is_full(&result) {
-        called?;
-    }
-    Ok(await_callback(result, opts.callback_timeout_ms).await.map(|(_, raw)| raw))
-}
-
-/// Waits for the wallet's callback. When the page is hidden (the wallet's
-/// own screen) and then shown again with no callback, the wait ends after a
-/// short grace period with `None` (reported as `pending`) rather than going
-/// on forever; so does it after `ms` (`callbackTimeoutMs`), where there is
-/// no page (a mini-program) or the wallet never answers.
-async fn await_callback(result: SharedSlot<Answer>, ms: u32) -> Answer {
-    let r = result.clone();
-    let _limit = Timeout::new(ms, move || {
-        fill(&r, None);
-    });
-    let grace: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
-    let _listener = env::document().map(|doc| {
-        let (result, grace) = (result.clone(), grace.clone());
-        let was_hidden = Rc::new(Cell::new(false));
-        EventListener::new(&doc, "visibilitychange", move |_| {
-            if !env::page_visible() {
-                was_hidden.set(true);
-                grace.borrow_mut().take();
-            } else if was_hidden.get() && !is_full(&result) {
-                let r = result.clone();
-                *grace.borrow_mut() = Some(Timeout::new(RETURN_GRACE_MS, move || {
-                    fill(&r, None);
-                }));
-            }
-        })
-    });
-    let r = SlotFuture(result).await;
-    grace.borrow_mut().take();
-    r
-}
-
-/// How long after the page is shown again a missing callback counts as none.
-const RETURN_GRACE_MS: u32 = 1500;
-
-/// The browser's payment module has no mini-program calls: a mini-program
-/// page pays through `paybridge/miniprogram`.
-#[cfg(not(feature = "web-tools"))]
-fn not_here(channel: &str, method: &str) -> JsValue {
-    let msg = cat(&[
-        channel,
-        " pays through the mini-program API's ",
-        method,
-        "(), which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }",
-    ]);
-    err(&PayError::field(Code::WrongRuntime, "api", msg))
-}
-
-#[cfg(feature = "web-tools")]
-fn mini_api(options_js: &JsValue, global_name: &str, method: &str, channel: &str) -> Result<JsValue, JsValue> {
-    let given = env::get(options_js, "api");
-    let api = if env::is_object(&given) { given } else { env::global_get(global_name) };
-    if env::method(&api, method).is_none() {
-        let msg = cat(&[
-            channel,
-            " pays through the mini-program API's ",
-            method,
-            "(), and none was given: call pay() from a mini-program page with { api } (its global API object)",
-        ]);
-        return Err(err(&PayError::field(Code::WrongRuntime, "api", msg)));
-    }
-    Ok(api)
-}
-
-#[cfg(feature = "web-tools")]
-async fn mini_call(
-    api: &JsValue,
-    method: &str,
-    req: JsValue,
-    with_complete: bool,
-    answer_ms: u32,
-    events: &Events,
-    cbs: &mut Callbacks,
-) -> Result<Option<(Callback, JsValue)>, JsValue> {
-    let result: SharedSlot<Answer> = slot();
-    let mut names = vec![("success", Callback::Success), ("fail", Callback::Fail)];
-    if with_complete {
-        names.push(("complete", Callback::CompleteOnly));
-    }
-    for (name, which) in names {
-        let cb = once_callback(&result, which, events);
-        set(&req, name, cb.function());
-        cbs.push(cb);
-    }
-    events.emit_pairs("called", &[("method", method)]);
-    let f =
-        env::method(api, method).ok_or_else(|| err(&PayError::new(Code::WrongRuntime, "the mini-program API lost its payment method")))?;
-    let called = f.call1(api, &req);
-    // An API that threw after calling back has answered: the answer counts.
-    if !is_full(&result) {
-        called.map_err(|t| from_thrown(Code::BridgeError, None, &cat(&["the mini-program API threw on ", method]), &t))?;
-    }
-    Ok(await_callback(result, answer_ms).await)
-}
-
-/// Asks the merchant's `confirm(payment, result)` for the verified status.
-async fn confirm_status(
-    confirm: &Function,
-    payment_js: &JsValue,
-    result: &PayResult,
-    raw: &JsValue,
-    timeout_ms: u32,
-) -> Result<Status, JsValue> {
-    let hint = with_raw(result, raw);
-    let answered = confirm
-        .call2(&JsValue::UNDEFINED, payment_js, &hint)
-        .map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook threw", &t))?;
-    let answer = match settle_within(&answered, timeout_ms).await {
-        Some(a) => a.map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook failed", &t))?,
-        None => {
-            let mut m = String::from("the confirm hook did not answer within ");
-            crate::error::push_u64(&mut m, timeout_ms as u64);
-            m.push_str(" ms (confirmTimeoutMs)");
-            return Err(err(&PayError::field(Code::ConfirmFailed, "confirm", m)));
-        }
-    };
-    let text = answer.as_string().unwrap_or_default();
-    Status::from_name(&text).ok_or_else(|| {
-        let m =
-            cat(&["the confirm hook answered ", crate::safe_url::clip(&text), "; it must answer a PayResult status such as \"succeeded\""]);
-        err(&PayError::field(Code::ConfirmFailed, "confirm", m))
-    })
-}
-
-/// `v` (a value or a promise, as a hook answers) once it settles, or `None`
-/// when `ms` pass first. The timer is cleared either way.
-pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue, JsValue>> {
-    let answer: SharedSlot<Option<Result<JsValue, JsValue>>> = slot();
-    let on = |f: fn(JsValue) -> Result<JsValue, JsValue>| {
-        let a = answer.clone();
-        JsCallback::new(move |x| {
-            fill(&a, Some(f(x)));
-        })
-    };
-    let (ok, failed) = (on(Ok), on(Err));
-    // `Promise.resolve` reads `v.constructor`, and `then` may be the hook's
-    // own: either may throw, which counts as the hook failing.
-    let subscribed = resolve(v).and_then(|p| match env::method(&p, "then") {
-        Some(then) => then.call2(&p, ok.function(), failed.function()),
-        None => Err(JsValue::UNDEFINED),
-    });
-    if let Err(t) = subscribed {
-        if !is_full(&answer) {
-            return Some(Err(t));
-        }
-    }
-    let a = answer.clone();
-    let _timer = Timeout::new(ms, move || {
-        fill(&a, None);
-    });
-    // After a time-out the promise may still settle: `ok` and `failed`,
-    // dropped on return, then do nothing.
-    SlotFuture(answer).await
 }

@@ -110,14 +110,14 @@ pub fn promise(f: impl Future<Output = Result<JsValue, JsValue>> + 'static) -> P
 
 /// Waits for a promise to settle.
 pub async fn settle(p: &Promise) -> Result<JsValue, JsValue> {
-    let s = super::bridge::slot::<Result<JsValue, JsValue>>();
+    let s = super::slot::slot::<Result<JsValue, JsValue>>();
     let (a, b) = (s.clone(), s.clone());
     let ok = Closure::once(move |v: JsValue| {
-        super::bridge::fill(&a, Ok(v));
+        super::slot::fill(&a, Ok(v));
     });
     let fail = Closure::once(move |e: JsValue| {
-        super::bridge::fill(&b, Err(e));
+        super::slot::fill(&b, Err(e));
     });
     let _ = p.then2(&ok, &fail);
-    super::bridge::SlotFuture(s).await
+    super::slot::SlotFuture(s).await
 }

@@ -7,10 +7,13 @@
 
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
-use crate::outcome::Status;
 use crate::payment::Channel;
 use crate::prelude::*;
-use crate::safe_url::{self, clip};
+use crate::safe_url::clip;
+use crate::status::Status;
+
+mod check;
+use check::{valid, Kind};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wallet1Profile {
@@ -168,67 +171,6 @@ impl Default for Profile {
             *p.slot(f) = default.to_string();
         }
         p
-    }
-}
-
-/// What a profile string must look like.
-#[derive(Clone, Copy)]
-enum Kind {
-    /// A JavaScript identifier (global names, method names).
-    Ident,
-    /// An event name or user-agent token: letters, digits and `_.:/-`.
-    Token,
-    /// A URL scheme other than the ones that run or embed content.
-    Scheme,
-    /// An https address.
-    Url,
-    /// `#` followed by token characters.
-    Fragment,
-}
-
-/// `v` as a profile string of `kind`; `loopback` also lets an address be
-/// `http://127.0.0.1` or `http://localhost` (the local sandbox).
-fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result<(), &'static str> {
-    if v.is_empty() || v.len() > 128 {
-        return Err("must be 1 to 128 characters");
-    }
-    let b = v.as_bytes();
-    let token = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'/' | b'-');
-    match kind {
-        Kind::Ident => {
-            let ok = !b[0].is_ascii_digit() && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$');
-            if ok {
-                Ok(())
-            } else {
-                Err("must be a JavaScript identifier")
-            }
-        }
-        Kind::Token => {
-            if b.iter().all(token) {
-                Ok(())
-            } else {
-                Err("may hold only letters, digits and _ . : / -")
-            }
-        }
-        Kind::Scheme => {
-            let shape = b[0].is_ascii_lowercase()
-                && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'.' | b'-'));
-            if !shape {
-                return Err("must be a lowercase URL scheme");
-            }
-            if ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "http", "https", "ws", "wss"].contains(&v) {
-                return Err("must be an app scheme, not one that loads or runs content");
-            }
-            Ok(())
-        }
-        Kind::Url => safe_url::check_shape(v, loopback).map(|_| ()),
-        Kind::Fragment => {
-            if b.len() > 1 && b.first() == Some(&b'#') && b.iter().skip(1).all(token) {
-                Ok(())
-            } else {
-                Err("must be # followed by letters, digits and _ . : / -")
-            }
-        }
     }
 }
 
@@ -431,56 +373,4 @@ impl Profile {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::json::parse;
-
-    fn patch(t: &str) -> Result<Profile> {
-        Profile::from_patch(Some(&parse(t, Code::InvalidOptions, "profile").unwrap()))
-    }
-
-    #[test]
-    fn defaults_round_trip_through_merge() {
-        let d = Profile::default();
-        assert_eq!(patch(&d.to_json().to_text()).unwrap(), d);
-    }
-
-    #[test]
-    fn deep_merge_keeps_siblings() {
-        let p = patch(r#"{"wallet1":{"bridge":"MyBridge","resultCodes":{"7000":"pending","6001":"failed"}},"channelAliases":{"alipay_qr":"wallet1"}}"#).unwrap();
-        assert_eq!(p.wallet1.bridge, "MyBridge");
-        assert_eq!(p.wallet1.scheme, "wallet1");
-        assert_eq!(p.wallet1_status("7000"), Status::Pending);
-        assert_eq!(p.wallet1_status("6001"), Status::Failed);
-        assert_eq!(p.wallet1_status("9000"), Status::Succeeded);
-        assert_eq!(p.wallet1_status("1234"), Status::Failed);
-        assert_eq!(p.resolve_channel("alipay_qr"), Some(Channel::Wallet1));
-        assert_eq!(p.resolve_channel("wallet2_pub"), Some(Channel::Wallet2Pub));
-        assert_eq!(p.resolve_channel("nope"), None);
-    }
-
-    #[test]
-    fn refuses_bad_fields_by_name() {
-        for (t, field) in [
-            (r#"{"wallet1":{"scheme":"javascript"}}"#, "profile.wallet1.scheme"),
-            (r#"{"wallet1":{"scheme":"Bad Scheme"}}"#, "profile.wallet1.scheme"),
-            (r#"{"wallet1":{"bridge":"a.b"}}"#, "profile.wallet1.bridge"),
-            (r#"{"wallet1":{"brige":"X"}}"#, "profile.wallet1.brige"),
-            (r#"{"wallet2":{"authorizeUrl":"http://x.example/"}}"#, "profile.wallet2.authorizeUrl"),
-            (r#"{"wallet2":{"redirectFragment":"x"}}"#, "profile.wallet2.redirectFragment"),
-            (r#"{"wallet2":{"payMethod":5}}"#, "profile.wallet2.payMethod"),
-            (r#"{"cardnet":{"authUrl":"javascript:alert(1)"}}"#, "profile.cardnet.authUrl"),
-            (r#"{"channelAliases":{"x":"nope"}}"#, "profile.channelAliases.x"),
-            (r#"{"channelAliases":{"wallet1":"cardnet"}}"#, "profile.channelAliases.wallet1"),
-            (r#"{"wallet1":{"resultCodes":{"9000":"great"}}}"#, "profile.wallet1.resultCodes.9000"),
-            (r#"{"mobileTokens":"Mobile"}"#, "profile.mobileTokens"),
-            (r#"{"wallet1":[]}"#, "profile.wallet1"),
-        ] {
-            let e = patch(t).unwrap_err();
-            assert_eq!(e.code, Code::InvalidOptions, "{t}");
-            assert_eq!(e.field.as_deref(), Some(field), "{t}");
-            assert!(e.message.starts_with(field), "{}", e.message);
-        }
-        assert_eq!(Profile::from_patch(Some(&Json::Num(3.0))).unwrap_err().field.as_deref(), Some("profile"));
-    }
-}
+mod tests;

@@ -1,0 +1,222 @@
+//! A small JSON value: what every input of the module is decoded from.
+//!
+//! Objects keep their keys in order (and keep keys the module does not read),
+//! so nothing a caller passes is lost. The wasm edge builds a [`Json`] by
+//! walking a JavaScript value (`web/convert.rs`); host code parses text with
+//! [`parse`] (`parse.rs`); with the `serde` feature any serde format can
+//! produce one (`serde_impl.rs`). [`Json::to_text`] writes it (`write.rs`).
+//! Keeping this type in the core rather than serde-derived structs is what
+//! keeps the wasm build small (see the README's size section).
+
+use crate::error::{cat, Code, PayError};
+use crate::prelude::*;
+
+/// How deep arrays and objects may nest before input is refused.
+pub const MAX_DEPTH: usize = 64;
+/// The longest text [`parse`] accepts (bytes).
+pub const MAX_TEXT: usize = 1 << 20;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// The value under `key` of an object (the last one when a key repeats,
+    /// as `JSON.parse` does).
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(m) => m.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_obj(&self) -> Option<&[(String, Json)]> {
+        match self {
+            Json::Obj(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
+    }
+
+    /// A word for the kind of value, for messages ("a number", "an array").
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Json::Null => "null",
+            Json::Bool(_) => "a boolean",
+            Json::Num(_) => "a number",
+            Json::Str(_) => "a string",
+            Json::Arr(_) => "an array",
+            Json::Obj(_) => "an object",
+        }
+    }
+
+    /// Builds an object from pairs.
+    pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
+        Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    }
+
+    pub fn str(s: &str) -> Json {
+        Json::Str(s.to_string())
+    }
+
+    /// True when arrays and objects nest deeper than `limit` levels.
+    pub fn deeper_than(&self, limit: usize) -> bool {
+        match self {
+            Json::Arr(a) => limit == 0 || a.iter().any(|x| x.deeper_than(limit - 1)),
+            Json::Obj(m) => limit == 0 || m.iter().any(|(_, x)| x.deeper_than(limit - 1)),
+            _ => false,
+        }
+    }
+
+    /// Writes the value as compact JSON text.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        write_value(self, &mut out);
+        out
+    }
+}
+
+/// `n` as a whole number when it is one, at least 0 and below 2^53 (what a
+/// JSON number can hold exactly); `None` otherwise. (`f64::fract` is not
+/// in `core`.)
+pub fn whole(n: f64) -> Option<u64> {
+    if (0.0..9.007_199_254_740_992e15).contains(&n) && (n as u64) as f64 == n {
+        Some(n as u64)
+    } else {
+        None
+    }
+}
+
+/// The error for JSON text over [`MAX_TEXT`].
+pub fn too_long(code: Code, what: &str) -> PayError {
+    PayError::field(code, what, cat(&[what, " is longer than 1 MiB of JSON text"]))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod parse;
+#[cfg(feature = "serde")]
+mod serde_impl;
+mod write;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use parse::parse;
+use write::write_value;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::u64_str;
+
+    fn p(t: &str) -> Json {
+        parse(t, Code::InvalidPayment, "payment").unwrap()
+    }
+
+    #[test]
+    fn parses_values() {
+        assert_eq!(p(" null "), Json::Null);
+        assert_eq!(p("[1, -2.5, 1e3, true]"), Json::Arr(vec![Json::Num(1.0), Json::Num(-2.5), Json::Num(1000.0), Json::Bool(true)]));
+        assert_eq!(p(r#"{"a":"x\u00e9\ud83d\ude00\n","a":2}"#).get("a"), Some(&Json::Num(2.0)));
+        assert_eq!(p(r#""\u00e9\ud83d\ude00""#), Json::str("é😀"));
+        assert_eq!(p("0.1"), Json::Num(0.1));
+        assert_eq!(p("1700000000"), Json::Num(1_700_000_000.0));
+        // Zero stays zero whatever its exponent; beyond f64 is null.
+        assert_eq!(p("[0e400,-0E+999,0.0e309,1e400,-1e400,1e-400]"), p("[0,-0,0,null,null,0]"));
+        assert_eq!(p("123456789897.2010132010131122212202e8790"), Json::Null);
+    }
+
+    #[test]
+    fn refuses_bad_text() {
+        for bad in ["", "{", "[1,]", "01", "1.", "\"\\x\"", "nul", "{\"a\" 1}", "\"\\ud800\"", "1 2", "\"a\u{1}\""] {
+            let e = parse(bad, Code::InvalidPayment, "payment").unwrap_err();
+            assert_eq!(e.code, Code::InvalidPayment, "{bad}");
+        }
+        let deep = "[".repeat(100) + &"]".repeat(100);
+        assert!(parse(&deep, Code::InvalidPayment, "payment").is_err());
+    }
+
+    fn num(n: f64) -> String {
+        Json::Num(n).to_text()
+    }
+
+    #[test]
+    fn writes_numbers_without_the_float_formatter() {
+        for (n, text) in [
+            (0.1, "0.1"),
+            (88.5, "88.5"),
+            (-2.5, "-2.5"),
+            (1.1, "1.1"),
+            (60.25, "60.25"),
+            (0.30000000000000004, "0.30000000000000004"),
+            (123456.789, "123456.789"),
+            (0.00001, "0.00001"),
+            (4503599627370495.5, "4503599627370495.5"),
+            (-0.0, "0"),
+            (9007199254740993.0, "9007199254740992"),
+            (1e21, "1000000000000000000000"),
+            (1152921504606846976.0, "1152921504606846976"),
+            (f64::NAN, "null"),
+            (f64::INFINITY, "null"),
+        ] {
+            assert_eq!(num(n), text, "{n:?}");
+        }
+        // Tiny values come out exact: long, but the same double.
+        for n in [1e-7, 5e-324, f64::MIN_POSITIVE, 1.5e-300] {
+            let t = num(n);
+            assert_eq!(t.parse::<f64>().unwrap(), n, "{t}");
+            assert!(t.starts_with("0.0000"), "{t}");
+        }
+        assert_eq!(num(f64::MAX).parse::<f64>().unwrap(), f64::MAX);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn numbers_read_back_as_the_same_double(bits in proptest::prelude::any::<u64>()) {
+            let n = f64::from_bits(bits);
+            if !n.is_finite() || n == 0.0 {
+                return Ok(());
+            }
+            let t = num(n);
+            proptest::prop_assert_eq!(t.parse::<f64>().unwrap(), n, "{}", t);
+            if (1e-5..9.007_199_254_740_992e15).contains(&n.abs()) {
+                proptest::prop_assert_eq!(t, n.to_string());
+            }
+        }
+
+        #[test]
+        fn shortest_digits_over_the_plain_range(e in -16i32..53, m in 0u64..(1 << 52)) {
+            // Every double from 2^-16 (above 1e-5) to 2^53.
+            let n = f64::from_bits((((e + 1023) as u64) << 52) | m);
+            proptest::prop_assert_eq!(num(n), n.to_string());
+        }
+
+        #[test]
+        fn short_decimals_are_written_as_given(int in 0u64..10_000_000, frac in 0u64..100_000) {
+            let text = cat(&[&u64_str(int), ".", &u64_str(frac)]);
+            let n: f64 = text.parse().unwrap();
+            proptest::prop_assert_eq!(num(n), n.to_string());
+        }
+    }
+
+    #[test]
+    fn writes_text_back() {
+        let v = p(r#"{"a":[1,"x\"y",null,true],"b":{"c":-3}}"#);
+        assert_eq!(v.to_text(), r#"{"a":[1,"x\"y",null,true],"b":{"c":-3}}"#);
+        assert_eq!(p(&v.to_text()), v);
+    }
+}

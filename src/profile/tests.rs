@@ -1,0 +1,56 @@
+//! Unit tests of the profile: defaults, the deep merge and what it refuses.
+
+use super::*;
+use crate::json::parse;
+
+fn patch(t: &str) -> Result<Profile> {
+    Profile::from_patch(Some(&parse(t, Code::InvalidOptions, "profile").unwrap()))
+}
+
+#[test]
+fn defaults_round_trip_through_merge() {
+    let d = Profile::default();
+    assert_eq!(patch(&d.to_json().to_text()).unwrap(), d);
+}
+
+#[test]
+fn deep_merge_keeps_siblings() {
+    let p = patch(
+        r#"{"wallet1":{"bridge":"MyBridge","resultCodes":{"7000":"pending","6001":"failed"}},"channelAliases":{"alipay_qr":"wallet1"}}"#,
+    )
+    .unwrap();
+    assert_eq!(p.wallet1.bridge, "MyBridge");
+    assert_eq!(p.wallet1.scheme, "wallet1");
+    assert_eq!(p.wallet1_status("7000"), Status::Pending);
+    assert_eq!(p.wallet1_status("6001"), Status::Failed);
+    assert_eq!(p.wallet1_status("9000"), Status::Succeeded);
+    assert_eq!(p.wallet1_status("1234"), Status::Failed);
+    assert_eq!(p.resolve_channel("alipay_qr"), Some(Channel::Wallet1));
+    assert_eq!(p.resolve_channel("wallet2_pub"), Some(Channel::Wallet2Pub));
+    assert_eq!(p.resolve_channel("nope"), None);
+}
+
+#[test]
+fn refuses_bad_fields_by_name() {
+    for (t, field) in [
+        (r#"{"wallet1":{"scheme":"javascript"}}"#, "profile.wallet1.scheme"),
+        (r#"{"wallet1":{"scheme":"Bad Scheme"}}"#, "profile.wallet1.scheme"),
+        (r#"{"wallet1":{"bridge":"a.b"}}"#, "profile.wallet1.bridge"),
+        (r#"{"wallet1":{"brige":"X"}}"#, "profile.wallet1.brige"),
+        (r#"{"wallet2":{"authorizeUrl":"http://x.example/"}}"#, "profile.wallet2.authorizeUrl"),
+        (r#"{"wallet2":{"redirectFragment":"x"}}"#, "profile.wallet2.redirectFragment"),
+        (r#"{"wallet2":{"payMethod":5}}"#, "profile.wallet2.payMethod"),
+        (r#"{"cardnet":{"authUrl":"javascript:alert(1)"}}"#, "profile.cardnet.authUrl"),
+        (r#"{"channelAliases":{"x":"nope"}}"#, "profile.channelAliases.x"),
+        (r#"{"channelAliases":{"wallet1":"cardnet"}}"#, "profile.channelAliases.wallet1"),
+        (r#"{"wallet1":{"resultCodes":{"9000":"great"}}}"#, "profile.wallet1.resultCodes.9000"),
+        (r#"{"mobileTokens":"Mobile"}"#, "profile.mobileTokens"),
+        (r#"{"wallet1":[]}"#, "profile.wallet1"),
+    ] {
+        let e = patch(t).unwrap_err();
+        assert_eq!(e.code, Code::InvalidOptions, "{t}");
+        assert_eq!(e.field.as_deref(), Some(field), "{t}");
+        assert!(e.message.starts_with(field), "{}", e.message);
+    }
+    assert_eq!(Profile::from_patch(Some(&Json::Num(3.0))).unwrap_err().field.as_deref(), Some("profile"));
+}

@@ -1,0 +1,287 @@
+//! The strict check every URL passes before the module opens it.
+//!
+//! Accepted: an absolute `https` URL with a plain host (ASCII letters,
+//! digits, hyphens and dots, or a dotted-decimal IPv4 address), an optional
+//! port, no user info, and a path, query and fragment made of printable
+//! ASCII with well-formed percent escapes. Refused: any other scheme
+//! (`javascript:`, `data:`, `http:` outside the loopback opt-in),
+//! scheme-relative `//host`, backslashes, whitespace and control characters
+//! anywhere, raw non-ASCII (hosts with odd Unicode), `@` in the authority,
+//! empty or trailing-dot labels, IPv4 in odd notations, and hosts outside
+//! `allowedHosts`.
+//!
+//! The checker is hand-written rather than built on `url::Url`, whose IDNA
+//! tables would multiply the size of the wasm build; the host tests compare
+//! it with `url::Url` as an oracle.
+
+use crate::error::{cat, Code, PayError, Result};
+
+mod punycode;
+use crate::prelude::*;
+use punycode::a_label_ok;
+
+/// The longest URL the module opens.
+pub const MAX_URL: usize = 8192;
+
+/// One entry of `allowedHosts`: an exact host or `*.suffix`.
+///
+/// An exact rule is a host name or a dotted-decimal IPv4 address. A
+/// suffix rule is `*.` followed by a host name of at least two labels whose
+/// last label is not numeric (a name a URL parser reads as an address is
+/// not a name), and it matches host names only: never an IP address,
+/// whatever its tail. An address is allowed only when it is listed exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostRule {
+    Exact(String),
+    /// Any host name that ends in `.suffix` (not the suffix itself).
+    Suffix(String),
+}
+
+/// What a URL must satisfy beyond being a plain https URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlPolicy {
+    /// `None`: any host. `Some(rules)`: the host must match one rule.
+    pub allowed_hosts: Option<Vec<HostRule>>,
+    /// Accept `http://127.0.0.1[:port]` and `http://localhost[:port]` too
+    /// (the local sandbox; off unless asked for).
+    pub insecure_loopback: bool,
+}
+
+/// A URL that passed the check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SafeUrl {
+    /// The URL exactly as given (it is opened as given).
+    pub url: String,
+    /// The host, lowercased.
+    pub host: String,
+}
+
+impl HostRule {
+    /// Parses one `allowedHosts` entry; `None` when it is not a host name,
+    /// an IPv4 address, or `*.` followed by a host name of two labels or
+    /// more.
+    pub fn parse(s: &str) -> Option<HostRule> {
+        let lower = s.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("*.") {
+            if rest.as_bytes().contains(&b'.') && plain_host(rest) && !is_address(rest) {
+                return Some(HostRule::Suffix(rest.to_string()));
+            }
+            return None;
+        }
+        if plain_host(&lower) {
+            Some(HostRule::Exact(lower))
+        } else {
+            None
+        }
+    }
+
+    pub fn matches(&self, host: &str) -> bool {
+        match self {
+            HostRule::Exact(h) => h == host,
+            HostRule::Suffix(s) => {
+                !is_address(host)
+                    && host.len() > s.len() + 1
+                    && host.ends_with(s.as_str())
+                    && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+            }
+        }
+    }
+}
+
+/// An IP address rather than a name: dotted-decimal IPv4, or a bracketed
+/// IPv6 literal (which the shape check refuses before any rule sees it).
+fn is_address(host: &str) -> bool {
+    host.starts_with('[') || is_ipv4(host)
+}
+
+fn unsafe_url(field: &str, why: &str) -> PayError {
+    PayError::field(Code::UnsafeUrl, field, cat(&[field, " is not a safe URL to open: ", why]))
+}
+
+/// Checks `url` (the value of input `field`) against the strict rules and
+/// `policy`.
+pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
+    let host = check_shape(url, policy.insecure_loopback).map_err(|why| unsafe_url(field, why))?;
+    if let Some(rules) = &policy.allowed_hosts {
+        if !rules.iter().any(|r| r.matches(&host)) {
+            return Err(PayError::field(
+                Code::UnsafeUrl,
+                field,
+                cat(&[field, " points at host ", &host, ", which is not in allowedHosts"]),
+            ));
+        }
+    }
+    Ok(SafeUrl { url: url.to_string(), host })
+}
+
+/// The shape check alone; returns the lowercased host or why it failed.
+pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<String, &'static str> {
+    if url.is_empty() {
+        return Err("it is empty");
+    }
+    if url.len() > MAX_URL {
+        return Err("it is longer than 8192 characters");
+    }
+    for &b in url.as_bytes() {
+        if b <= b' ' || b == 0x7f {
+            return Err("it contains whitespace or a control character");
+        }
+        if b >= 0x80 {
+            return Err("it contains raw non-ASCII characters (percent-encode them)");
+        }
+        if b == b'\\' {
+            return Err("it contains a backslash");
+        }
+        if matches!(b, b'"' | b'<' | b'>' | b'`') {
+            return Err("it contains a quote or angle bracket");
+        }
+    }
+    let (rest, http) = if let Some(r) = strip_prefix_ci(url, "https://") {
+        (r, false)
+    } else if let Some(r) = strip_prefix_ci(url, "http://") {
+        (r, true)
+    } else if url.starts_with("//") {
+        return Err("it is scheme-relative; an absolute https URL is needed");
+    } else {
+        return Err("it is not an https URL");
+    };
+    // Byte positions and `get` rather than `str` slicing: the URL is ASCII
+    // by now, and no slicing here can panic.
+    let end = rest.bytes().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len());
+    let authority = rest.get(..end).unwrap_or("");
+    let tail = rest.get(end..).unwrap_or("");
+    if authority.bytes().any(|b| b == b'@') {
+        return Err("it carries user info (an @ before the host)");
+    }
+    let (host, port) = match authority.bytes().rposition(|b| b == b':') {
+        Some(i) => (authority.get(..i).unwrap_or(""), Some(authority.get(i + 1..).unwrap_or(""))),
+        None => (authority, None),
+    };
+    if let Some(p) = port {
+        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.starts_with('0') {
+            return Err("its port is not a number from 1 to 65535");
+        }
+        let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
+        if n > 65535 {
+            return Err("its port is not a number from 1 to 65535");
+        }
+    }
+    let host = host.to_ascii_lowercase();
+    if !plain_host(&host) {
+        return Err("its host is not a plain host name or IPv4 address");
+    }
+    if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
+        return Err("it is http, not https");
+    }
+    check_tail(tail)?;
+    Ok(host)
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    match (s.as_bytes().get(..prefix.len()), s.get(prefix.len()..)) {
+        (Some(head), Some(rest)) if head.eq_ignore_ascii_case(prefix.as_bytes()) => Some(rest),
+        _ => None,
+    }
+}
+
+/// A lowercase host: a registered name or a canonical dotted-decimal IPv4.
+fn plain_host(h: &str) -> bool {
+    if h.is_empty() || h.len() > 253 {
+        return false;
+    }
+    // WHATWG URL parsing reads a host whose last label is numeric (or hex)
+    // as an IPv4 address in any of several notations; only the canonical
+    // dotted-decimal form is accepted, so that the host checked is the host
+    // the browser connects to.
+    // Labels are split as bytes throughout: `str::split` keeps a panicking
+    // slice check (and so the formatter) in the wasm build.
+    let last = h.as_bytes().rsplit(|&b| b == b'.').next().unwrap_or(&[]);
+    let numeric_last = !last.is_empty() && (last.iter().all(u8::is_ascii_digit) || last.starts_with(b"0x"));
+    if numeric_last {
+        return is_ipv4(h);
+    }
+    is_reg_name(h)
+}
+
+fn is_reg_name(h: &str) -> bool {
+    if h.is_empty() || h.len() > 253 {
+        return false;
+    }
+    h.as_bytes().split(|&b| b == b'.').all(|b| {
+        !b.is_empty()
+            && b.len() <= 63
+            && b.first() != Some(&b'-')
+            && b.last() != Some(&b'-')
+            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && a_label_ok(b)
+    })
+}
+
+fn is_ipv4(h: &str) -> bool {
+    let mut n = 0;
+    for b in h.as_bytes().split(|&b| b == b'.') {
+        n += 1;
+        if n > 4 || b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b.first() == Some(&b'0')) {
+            return false;
+        }
+        let v: u32 = b.iter().fold(0, |v, c| v * 10 + (c - b'0') as u32);
+        if v > 255 {
+            return false;
+        }
+    }
+    n == 4
+}
+
+/// Path, query and fragment: printable ASCII (already checked) with
+/// well-formed percent escapes.
+fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
+    let b = tail.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)) {
+                return Err("it has a broken percent escape");
+            }
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Parses `allowedHosts` (already known to be a list of strings).
+pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
+    let mut rules = Vec::with_capacity(items.len());
+    for (i, s) in items.iter().enumerate() {
+        match HostRule::parse(s) {
+            Some(r) => rules.push(r),
+            None => {
+                let mut f = String::from(field);
+                f.push('[');
+                crate::error::push_u64(&mut f, i as u64);
+                f.push(']');
+                let msg =
+                    cat(&[&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s)]);
+                return Err(PayError::field(Code::InvalidOptions, &f, msg));
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The first 80 bytes of an input, cut on a character boundary, for quoting
+/// it in a message.
+pub fn clip(s: &str) -> &str {
+    if s.len() <= 80 {
+        return s;
+    }
+    let mut end = 80;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.get(..end).unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,62 @@
+//! Unit tests of the sans-IO verification client: every step and fault.
+
+use super::*;
+
+const TOKEN: &str = "sandbox-app-token-0000000000000000000000";
+
+fn call(op: Operation, fields: Json) -> Call {
+    let config = Config::new(TOKEN, "test", 3, 100).unwrap();
+    Call::new(&config, op, fields, false, 1_704_040_205_042.0, [7; 16])
+}
+
+fn card_fields() -> Json {
+    Json::obj(vec![("full_name", Json::str("A")), ("acct_no", Json::str("4111111111111111")), ("source_channel", Json::str("0"))])
+}
+
+fn answer(data: &str) -> Event {
+    let body = Json::obj(vec![("data", Json::str(data))]).to_text();
+    Event::Response { status: 200, body }
+}
+
+#[test]
+fn card_check_in_four_steps() {
+    let mut c = call(Operation::CardCheck, card_fields());
+    let Step::NeedSign(params) = c.next(Event::Start) else { panic!("expected NeedSign") };
+    assert_eq!(params[0], ("order_date".into(), "20240101".into()));
+    assert_eq!(params[1], ("order_id".into(), "202401010030050420707070707070707".into()));
+    assert_eq!(c.order_id(), "202401010030050420707070707070707");
+    let Step::Send(req) = c.next(Event::Signed("sig".into())) else { panic!("expected Send") };
+    assert_eq!((req.method, req.path), ("POST", CARD_CHECK_PATH));
+    assert_eq!(req.param("sign"), Some("sig"));
+    let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01"}"#)) else { panic!("expected an outcome") };
+    assert_eq!(o.state, State::Inconsistent);
+    assert_eq!(o.order_id, "202401010030050420707070707070707");
+    assert_eq!(o.order_date, "20240101");
+    assert_eq!(o.record, None);
+}
+
+#[test]
+fn invalid_fields_end_at_once() {
+    let mut c = call(Operation::NameCheck, Json::obj(vec![]));
+    let Step::Done(Err(e)) = c.next(Event::Start) else { panic!("expected an error") };
+    assert_eq!(e.code, Code::InvalidRequest);
+    let fields: Vec<&str> = e.details.iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(fields, ["full_name", "id_number", "source_channel"]);
+}
+
+#[test]
+fn empty_signature_is_refused() {
+    let mut c = call(Operation::CheckResult, Json::obj(vec![("seqId", Json::str("S"))]));
+    assert!(matches!(c.next(Event::Start), Step::NeedSign(_)));
+    let Step::Done(Err(e)) = c.next(Event::Signed(String::new())) else { panic!("expected an error") };
+    assert_eq!(e.field.as_deref(), Some("sign"));
+}
+
+#[test]
+fn events_out_of_order_and_after_the_end() {
+    let mut c = call(Operation::CardCheck, card_fields());
+    let Step::Done(Err(e)) = c.next(Event::Slept) else { panic!("expected an error") };
+    assert_eq!(e.message, "the call was told Slept while waiting for Start");
+    let Step::Done(Err(e)) = c.next(Event::Start) else { panic!("expected an error") };
+    assert_eq!(e.message, "the call has already finished");
+}
