@@ -1,13 +1,14 @@
 //! A merchant's hook answered within a time limit: `confirm` after the
-//! wallet's answer, and the `order` of `cardnetPay`.
+//! wallet's answer, and the `order` of `cardnetPay`. The browser's payment
+//! module runs `confirm` here too, in the full module, fetched when first
+//! needed (`__confirmStatus`; `pay.rs`).
 
 use super::dom::{Callback as JsCallback, Timeout};
 use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::slot::{fill, is_full, slot, SharedSlot, SlotFuture};
-use super::wallet::with_raw;
 use crate::error::{cat, Code, PayError};
-use crate::outcome::{PayResult, Status};
+use crate::outcome::Status;
 use crate::prelude::*;
 use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
@@ -19,17 +20,10 @@ extern "C" {
     fn resolve(v: &JsValue) -> Result<Promise, JsValue>;
 }
 
-/// Asks the merchant's `confirm(payment, result)` for the verified status.
-pub(super) async fn confirm_status(
-    confirm: &Function,
-    payment_js: &JsValue,
-    result: &PayResult,
-    raw: &JsValue,
-    timeout_ms: u32,
-) -> Result<Status, JsValue> {
-    let hint = with_raw(result, raw);
+/// Asks the merchant's `confirm(payment, hint)` for the verified status.
+pub(super) async fn confirm_status(confirm: &Function, payment_js: &JsValue, hint: &JsValue, timeout_ms: u32) -> Result<Status, JsValue> {
     let answered = confirm
-        .call2(&JsValue::UNDEFINED, payment_js, &hint)
+        .call2(&JsValue::UNDEFINED, payment_js, hint)
         .map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook threw", &t))?;
     let answer = match settle_within(&answered, timeout_ms).await {
         Some(a) => a.map_err(|t| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook failed", &t))?,
@@ -77,4 +71,13 @@ pub(super) async fn settle_within(v: &JsValue, ms: u32) -> Option<Result<JsValue
     // After a time-out the promise may still settle: `ok` and `failed`,
     // dropped on return, then do nothing.
     SlotFuture(answer).await
+}
+
+/// `__confirmStatus(confirm, payment, hint, timeoutMs) -> Promise<status>`:
+/// [`confirm_status`] for the browser's payment module, which leaves the
+/// hook to this module (loaded by `ready()`, or when first needed).
+#[cfg(feature = "web-extra")]
+#[wasm_bindgen(js_name = __confirmStatus, skip_typescript)]
+pub fn confirm_status_js(confirm: Function, payment: JsValue, hint: JsValue, timeout_ms: u32) -> Promise {
+    super::task::promise(async move { confirm_status(&confirm, &payment, &hint, timeout_ms).await.map(|s| JsValue::from_str(s.as_str())) })
 }

@@ -27,6 +27,7 @@ pub mod env;
 pub mod error;
 pub mod events;
 pub mod exports;
+#[cfg(feature = "web-tools")]
 pub mod hook;
 pub mod local;
 #[cfg(feature = "web-tools")]

@@ -11,6 +11,7 @@ use super::dom::{EventListener, EventTarget, Timeout};
 use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::events::{obj, Events};
+#[cfg(feature = "web-tools")]
 use super::hook::confirm_status;
 use super::local::Local;
 use super::slot::{fill, slot, SharedSlot, SlotFuture};
@@ -114,7 +115,8 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
         }
     };
     if let Some(confirm) = env::method(&options_js, "confirm") {
-        let status = match apart(confirm_status(&confirm, &payment_js, &result, &raw, opts.confirm_timeout_ms)).await {
+        let hint = with_raw(&result, &raw);
+        let status = match apart(confirm_status(&confirm, &payment_js, &hint, opts.confirm_timeout_ms)).await {
             Ok(s) => s,
             Err(e) => {
                 // The wallet's answer is not lost with the hook: the error
@@ -139,6 +141,39 @@ async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValu
 /// compiles each wasm function on its first call).
 fn apart<'a, T>(f: impl core::future::Future<Output = T> + 'a) -> core::pin::Pin<Box<dyn core::future::Future<Output = T> + 'a>> {
     Box::pin(f)
+}
+
+/// The browser's payment module runs `confirm` in the full module, fetched
+/// when first needed (`ready()` loads it ahead): what runs only after the
+/// wallet has answered is not among the bytes a page needs before the
+/// wallet call. The entry's shared state carries the function that loads
+/// it and calls its `__confirmStatus`; a module that does not load is
+/// `confirm_failed`, with the wallet's result kept as for any failing hook.
+#[cfg(not(feature = "web-tools"))]
+async fn confirm_status(confirm: &js_sys::Function, payment_js: &JsValue, hint: &JsValue, timeout_ms: u32) -> Result<Status, JsValue> {
+    let failed = |why: &JsValue| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook could not run", why);
+    let shared = super::error::shared().unwrap_or(JsValue::UNDEFINED);
+    let run = env::method(&shared, "confirm")
+        .ok_or_else(|| failed(&JsValue::from_str("this page's entry does not load the module that runs it")))?;
+    let args = js_sys::Array::of4(confirm, payment_js, hint, &JsValue::from_f64(timeout_ms as f64));
+    let answered = run.apply(&JsValue::UNDEFINED, &args).map_err(|t| failed(&t))?;
+    let s: SharedSlot<Result<JsValue, JsValue>> = slot();
+    let (a, b) = (s.clone(), s.clone());
+    let ok = super::dom::Callback::new(move |v| {
+        fill(&a, Ok(v));
+    });
+    let no = super::dom::Callback::new(move |e| {
+        fill(&b, Err(e));
+    });
+    let then = env::method(&answered, "then").ok_or_else(|| failed(&answered))?;
+    then.call2(&answered, ok.function(), no.function()).map_err(|t| failed(&t))?;
+    match SlotFuture(s).await {
+        Ok(v) => Ok(Status::from_name(&v.as_string().unwrap_or_default()).unwrap_or(Status::Pending)),
+        // The hook's own failure comes as it is; a module that did not load
+        // is said so.
+        Err(e) if js_code(&e).as_deref() == Some("confirm_failed") => Err(e),
+        Err(e) => Err(failed(&e)),
+    }
 }
 
 fn js_code(e: &JsValue) -> Option<String> {

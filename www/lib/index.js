@@ -8,7 +8,7 @@
 // request; `ready()` also fetches the full module, after which every
 // synchronous export works.
 import * as payBg from "./paybridge_bg.js";
-import { PayError, link, modules } from "./shared.js";
+import { PayError, link, modules, state } from "./shared.js";
 
 export * from "./api.js";
 
@@ -129,6 +129,10 @@ function loadFull(src) {
   }
   return fullLoading;
 }
+
+// The payment module runs a `confirm` hook in the full module, loaded here
+// when first needed (src/web/pay.rs, confirm_status).
+state.confirm = (confirm, payment, hint, ms) => loadFull().then(() => modules.full.bg.__confirmStatus(confirm, payment, hint, ms));
 
 /**
  * Loads both modules once; later calls return the same promise.
