@@ -79,11 +79,11 @@ pkg: setup $(BG)/pay.stamp $(BG)/full.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp
 CRATE_SRC := $(shell find src -type f) Cargo.toml Cargo.lock Makefile
 
 $(BG)/pay.stamp: $(CRATE_SRC)
-	$(WASM_BUILD) --features wasm-runtime
+	$(WASM_BUILD) --features wasm-runtime,platform-url
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm) && touch $@
 
 $(BG)/full.stamp: $(CRATE_SRC)
-	$(WASM_BUILD) --features wasm-runtime,web-extra
+	$(WASM_BUILD) --features wasm-runtime,web-extra,platform-url
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/full.wasm || cp $(WASM) $(BG)/full.wasm) && touch $@
 
 $(BG)/mini.stamp: $(CRATE_SRC)
@@ -196,9 +196,9 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --all-targets --features sandbox,serde -- -D warnings
-	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,platform-url -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-tools -- -D warnings
-	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra -- -D warnings
+	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra,platform-url -- -D warnings
 	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown -- -D warnings
 
 ## The package as the ecosystem's linters read it: publint, and

@@ -20,9 +20,14 @@
 //! **Every URL it opens is checked.** `safe_url::check` accepts only an
 //! absolute `https` URL (plain `http` only to `127.0.0.1`/`localhost` with
 //! `insecureLoopback`, for the sandbox) with a plain host: ASCII letters,
-//! digits and hyphens, or canonical dotted-decimal IPv4; an `xn--` label only
-//! when it is the one punycode encoding of characters every WHATWG parser keeps
-//! as they are; no user info, port 1-65535, no whitespace, control characters,
+//! digits and hyphens, or canonical dotted-decimal IPv4; a host with an
+//! `xn--` label only when the runtime's own `URL` parser keeps it as it is
+//! (pages and Node: the parser that checks is the parser that navigates,
+//! `safe_url/platform.rs`) or, where there is no `URL` (mini-programs, the
+//! wasm2js build), when it is the one punycode encoding of characters every
+//! WHATWG parser keeps as they are (`safe_url/punycode.rs`, the stricter
+//! rule: `tests/node/url-verdicts.test.mjs` shows both give the same
+//! verdict on every URL of the corpus); no user info, port 1-65535, no whitespace, control characters,
 //! quotes, angle brackets, backticks, backslashes or raw non-ASCII anywhere,
 //! well-formed percent escapes, at most 8192 characters, and the host in
 //! `allowedHosts` when given. An `allowedHosts` entry is an exact host name,

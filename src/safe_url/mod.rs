@@ -12,13 +12,22 @@
 //!
 //! The checker is hand-written rather than built on `url::Url`, whose IDNA
 //! tables would multiply the size of the wasm build; the host tests compare
-//! it with `url::Url` as an oracle.
+//! it with `url::Url` as an oracle. Internationalized (`xn--`) hosts are
+//! judged by the runtime's own `URL` where there is one (`platform.rs`),
+//! else by the crate's punycode rule (`punycode.rs`).
 
 use crate::error::{cat, Code, PayError, Result};
 
-mod punycode;
 use crate::prelude::*;
-use punycode::a_label_ok;
+
+// Internationalized hosts: where the runtime has `URL` (the browser's
+// payment module and the full module, feature `platform-url`), the
+// platform's own parser judges them; elsewhere (mini-program runtimes, the
+// wasm2js build, the host) the crate's punycode check does.
+#[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
+mod platform;
+#[cfg(not(all(target_arch = "wasm32", feature = "platform-url")))]
+mod punycode;
 
 /// The longest URL the module opens.
 pub const MAX_URL: usize = 8192;
@@ -170,6 +179,10 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     if !plain_host(&host) {
         return Err("its host is not a plain host name or IPv4 address");
     }
+    #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
+    if host.as_bytes().split(|&b| b == b'.').any(|l| l.starts_with(b"xn--")) && !platform::keeps(&host) {
+        return Err("its host is an internationalized name that the platform's URL parser refuses or rewrites");
+    }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
         return Err("it is http, not https");
     }
@@ -213,8 +226,21 @@ fn is_reg_name(h: &str) -> bool {
             && b.first() != Some(&b'-')
             && b.last() != Some(&b'-')
             && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-            && a_label_ok(b)
+            && label_ok(b)
     })
+}
+
+/// An internationalized label's own check: the crate's punycode rule, or,
+/// with the platform's URL parser, none here (the whole host is judged by
+/// `platform::keeps` once its shape has passed).
+#[cfg(not(all(target_arch = "wasm32", feature = "platform-url")))]
+fn label_ok(label: &[u8]) -> bool {
+    punycode::a_label_ok(label)
+}
+
+#[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
+fn label_ok(_: &[u8]) -> bool {
+    true
 }
 
 fn is_ipv4(h: &str) -> bool {

@@ -93,3 +93,38 @@ test("every hostile case gives its PayError in the page, and pay() neither navig
   }
   await page.close();
 });
+
+test("internationalized hosts in the page are judged by Chromium's own URL parser: accepted exactly when it keeps the host, and always when the crate's own rule accepts it", async () => {
+  const { page } = await harness();
+  const r = await page.evaluate(() => {
+    const verdict = (url) => {
+      try {
+        return window.pb.planAction({ pay_channel: "cardnet", expend: { pay_url: url } }).kind;
+      } catch (e) {
+        return e.code;
+      }
+    };
+    const keeps = (url) => {
+      try {
+        return new URL(url).hostname === url.slice(8, url.indexOf("/", 8));
+      } catch {
+        return false;
+      }
+    };
+    const idn = [
+      "https://xn--fiqs8s.example/x", "https://xn--bcher-kva.example/", "https://xn--zca.example/", "https://shop.xn--fiqs8s/",
+      "https://xn--nxasmq6b.example/", "https://xn--80ak6aa92e.com/", "https://xn--ls8h.example/", "https://xn---fiqs8s.example/",
+      "https://xn--fx/", "https://xn--a.example/", "https://xn--xn--a.example/", "https://xn--zz.example/",
+      "https://xn--fiqs8s.xn--0zwm56d/", "https://xn--i-7iq.example/", "https://xn--tda.example/", "https://xn--0ca.example/",
+    ];
+    return {
+      own: ["https://xn--fiqs8s.example/x", "https://xn--bcher-kva.example/", "https://xn--zca.example/", "https://shop.xn--fiqs8s/"].map(verdict),
+      agree: idn.map((u) => [u, verdict(u), keeps(u)]),
+    };
+  });
+  assert.deepEqual(r.own, ["redirect", "redirect", "redirect", "redirect"]);
+  // (Shape rules apply first, to every host: a label that ends in a hyphen,
+  // as https://xn--.example/ has, is refused whatever the parser says.)
+  for (const [u, v, keeps] of r.agree) assert.equal(v, keeps ? "redirect" : "unsafe_url", u);
+  await page.close();
+});

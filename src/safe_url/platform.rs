@@ -1,0 +1,31 @@
+//! The platform's own URL parser judges an internationalized host, where
+//! the runtime has `URL` (pages and Node): a host with an `xn--` label
+//! passes only when `new URL` parses it and keeps it exactly as it is, so
+//! the parser that checks is the parser that navigates, and no punycode
+//! code is in the module. (A refused label: punycode that does not decode,
+//! or stands for characters the URL standard maps or forbids, or is not the
+//! one encoding of them.)
+
+use crate::prelude::*;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_name = URL)]
+    type Url;
+
+    #[wasm_bindgen(constructor, catch, js_class = "URL")]
+    fn new(url: &str) -> Result<Url, JsValue>;
+
+    #[wasm_bindgen(method, getter)]
+    fn hostname(this: &Url) -> String;
+}
+
+/// Whether `new URL("https://<host>/")` keeps `host` (lowercase, its shape
+/// already checked) as it is.
+pub(super) fn keeps(host: &str) -> bool {
+    let mut url = String::from("https://");
+    url.push_str(host);
+    url.push('/');
+    Url::new(&url).is_ok_and(|u| u.hostname() == host)
+}
