@@ -202,10 +202,13 @@ lint:
 	RUSTFLAGS="-C target-cpu=mvp" cargo clippy --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown -- -D warnings
 
 ## The package as the ecosystem's linters read it: publint, and
-## are-the-types-wrong on the packed tarball. Its two accepted findings: the
+## are-the-types-wrong on the packed tarball; and a `make pkg` with nothing
+## changed builds nothing. Its two accepted findings: the
 ## root entry is ES modules only (from CommonJS, a dynamic import or
 ## require(esm); README), and the .wasm asset has no types.
 lint-pkg: pkg
+	@if $(MAKE) --no-print-directory pkg 2>&1 | grep -E 'cargo build|wasm-opt|wasm-bindgen|esbuild'; then \
+	  echo "make pkg would build again with nothing changed" >&2; exit 1; fi
 	$(BIN)/publint --strict pkg
 	$(BIN)/attw --pack pkg --exclude-entrypoints paybridge_bg.wasm --ignore-rules cjs-resolves-to-esm
 
