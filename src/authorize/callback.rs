@@ -78,7 +78,7 @@ fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
 
 /// Strict percent-decoding: every `%` starts two hex digits, the result is
 /// UTF-8 and holds no control character.
-fn decode(s: &str, plus: bool) -> Option<String> {
+pub(super) fn decode(s: &str, plus: bool) -> Option<String> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

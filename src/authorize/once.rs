@@ -88,28 +88,10 @@ fn strip_query(s: &str, keys: &[&str]) -> String {
     out
 }
 
-/// Whether the raw key `raw` reads as `key` (percent escapes of ASCII
-/// letters and `_` are decoded as the callback reader decodes them).
+/// Whether the raw key `raw` reads as `key`, decoded as the callback
+/// reader decodes it.
 pub fn key_is(raw: &str, key: &str) -> bool {
-    let b = raw.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = |j: usize| b.get(j).and_then(|c| (*c as char).to_digit(16));
-            match (hex(i + 1), hex(i + 2)) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    i += 3;
-                    continue;
-                }
-                _ => return false,
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out == key.as_bytes()
+    super::callback::decode(raw, true).as_deref() == Some(key)
 }
 
 /// The record entry of a taken callback's code: the provider and a 64-bit
