@@ -89,23 +89,19 @@ function loadPay(src) {
     // compiled early, or the bytes carried here. A runtime that refuses to
     // compile on its main thread takes the asynchronous way below.
     if (pre instanceof WebAssembly.Module && linkNow(pre)) return (payLoading = Promise.resolve());
-    let own;
-    if (src === undefined && !pre) {
+    let from;
+    if (src !== undefined) from = go(src);
+    else if (!pre) {
       const bytes = embedded();
       try {
         if (linkNow(new WebAssembly.Module(bytes))) return (payLoading = Promise.resolve());
       } catch {
         // not compiled here: instantiated asynchronously
       }
-      own = () => go(bytes);
-    } else {
-      own = () => go(embedded());
+      from = go(bytes);
     }
-    let from;
-    if (src !== undefined) from = go(src);
-    else if (!pre) from = own();
     // A module, or the promise of one; the bytes carried here otherwise.
-    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(own);
+    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(() => go(embedded()));
     payLoading = from.catch((e) => {
       payLoading = null;
       throw failed(e);
