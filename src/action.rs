@@ -107,22 +107,7 @@ impl Options {
             o.runtime = Some(Runtime::from_json(r)?);
         }
         if let Some(h) = given("allowedHosts") {
-            let Json::Arr(items) = h else {
-                return Err(bad("allowedHosts", "must be an array of host names"));
-            };
-            let mut names = Vec::with_capacity(items.len());
-            for (i, it) in items.iter().enumerate() {
-                match it {
-                    Json::Str(s) => names.push(s.clone()),
-                    _ => {
-                        let mut f = String::from("allowedHosts[");
-                        crate::error::push_u64(&mut f, i as u64);
-                        f.push(']');
-                        return Err(bad(&f, "must be a string"));
-                    }
-                }
-            }
-            o.policy.allowed_hosts = Some(safe_url::parse_allowed_hosts(&names, "allowedHosts")?);
+            o.policy.allowed_hosts = Some(safe_url::allowed_hosts_from_json(h)?);
         }
         if let Some(a) = given("appFallback") {
             o.app_fallback = match a.as_str() {

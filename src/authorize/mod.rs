@@ -92,17 +92,7 @@ impl AuthOptions {
         }
         match v.get("allowedHosts") {
             None | Some(Json::Null) => {}
-            Some(Json::Arr(items)) => {
-                let mut names = Vec::with_capacity(items.len());
-                for (i, it) in items.iter().enumerate() {
-                    let mut f = String::from("allowedHosts[");
-                    crate::error::push_u64(&mut f, i as u64);
-                    f.push(']');
-                    names.push(it.as_str().ok_or_else(|| bad(&f, "must be a host name or *.suffix string"))?.to_string());
-                }
-                o.policy.allowed_hosts = Some(crate::safe_url::parse_allowed_hosts(&names, "allowedHosts")?);
-            }
-            Some(_) => return Err(bad("allowedHosts", "must be an array of host names or *.suffix patterns")),
+            Some(h) => o.policy.allowed_hosts = Some(crate::safe_url::allowed_hosts_from_json(h)?),
         }
         Ok(o)
     }

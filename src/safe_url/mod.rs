@@ -276,6 +276,29 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
     Ok(())
 }
 
+/// Reads the `allowedHosts` option: an array of strings, each a rule
+/// ([`parse_allowed_hosts`]); anything else is `invalid_options` naming
+/// `allowedHosts` or the item at fault.
+pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
+    let bad = |f: &str, why: &str| PayError::field(Code::InvalidOptions, f, cat(&[f, " ", why]));
+    let crate::json::Json::Arr(items) = v else {
+        return Err(bad("allowedHosts", "must be an array of host names"));
+    };
+    let mut names = Vec::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        match it.as_str() {
+            Some(s) => names.push(s.to_string()),
+            None => {
+                let mut f = String::from("allowedHosts[");
+                crate::error::push_u64(&mut f, i as u64);
+                f.push(']');
+                return Err(bad(&f, "must be a string"));
+            }
+        }
+    }
+    parse_allowed_hosts(&names, "allowedHosts")
+}
+
 /// Parses `allowedHosts` (already known to be a list of strings).
 pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
     let mut rules = Vec::with_capacity(items.len());
