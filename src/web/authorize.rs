@@ -207,15 +207,18 @@ fn take(url: &str, expected: Option<&str>, now: f64) -> Result<AuthCallback> {
             if once::fingerprint(&cb).is_some_and(|f| rec.has(&f)) {
                 return Err(once::used(cb.provider));
             }
-        }
-        Err(e) => {
-            if let Some(p) = once::page_taken(&rec, url) {
-                return Err(once::used(p));
+            if let Some(want) = expected {
+                cb.expect_state(want)?;
             }
-            return Err(e);
+            Ok(cb)
         }
+        Err(e) => match once::page_taken(&rec, url) {
+            Some(p) => Err(once::used(p)),
+            // Not a callback this tab took: the error parseAuthCallback
+            // gives, in its order (the state first).
+            None => auth::parse_auth_callback(url, expected, now).and(Err(e)),
+        },
     }
-    auth::parse_auth_callback(url, expected, now)
 }
 
 /// Refuses a kept callback object whose code this tab took already.

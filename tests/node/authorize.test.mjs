@@ -573,6 +573,11 @@ test("takeAuthCallback in Node: it reads an address it is given as parseAuthCall
   throwsPay(() => pb.takeAuthCallback(undefined), "wrong_runtime", "url", "no location");
   throwsPay(() => pb.takeAuthCallback(url, { expectedState: "another-state" }), "auth_failed", "state", "state checked");
   throwsPay(() => pb.takeAuthCallback(42), "invalid_options", "url", "not an address");
+  // A callback wrong twice fails as parseAuthCallback says: the state first.
+  for (const bad of ["https://m.example/cb?respCode=34&userAuthCode=u1&state=another-state", "https://m.example/cb?state=another-state"]) {
+    throwsPay(() => pb.parseAuthCallback(bad, { expectedState: STATE }), "auth_failed", "state", `parse ${bad}`);
+    throwsPay(() => pb.takeAuthCallback(bad, { expectedState: STATE }), "auth_failed", "state", `take ${bad}`);
+  }
 });
 
 test("the builders: a profile address keeps its own query keys but never gets ours twice; wallet2's fragment is added, never substituted", () => {
