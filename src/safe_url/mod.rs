@@ -280,19 +280,20 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
 /// ([`parse_allowed_hosts`]); anything else is `invalid_options` naming
 /// `allowedHosts` or the item at fault.
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
-    let bad = |f: &str, why: &str| PayError::field(Code::InvalidOptions, f, cat(&[f, " ", why]));
-    let crate::json::Json::Arr(items) = v else {
-        return Err(bad("allowedHosts", "must be an array of host names"));
+    use crate::json::Json;
+    let Json::Arr(items) = v else {
+        return Err(PayError::field(Code::InvalidOptions, "allowedHosts", "allowedHosts must be an array of host names"));
     };
     let mut names = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
-        match it.as_str() {
-            Some(s) => names.push(s.to_string()),
-            None => {
+        match it {
+            Json::Str(s) => names.push(s.clone()),
+            _ => {
                 let mut f = String::from("allowedHosts[");
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                return Err(bad(&f, "must be a string"));
+                let m = cat(&[&f, " must be a string"]);
+                return Err(PayError::field(Code::InvalidOptions, &f, m));
             }
         }
     }
