@@ -26,6 +26,7 @@ pub mod json_text;
 pub mod miniprogram;
 pub mod outcome;
 pub mod payment;
+pub mod perform;
 pub mod prelude;
 pub mod profile;
 pub mod runtime;

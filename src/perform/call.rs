@@ -1,0 +1,131 @@
+//! Reaching the wallet: the bridge-ready wait (listen first, then look;
+//! the last look at the time-out) and the calls to the bridge and to the
+//! mini-program API.
+
+use super::{Cmd, Detail, Phase, Run, Target, Timer, World};
+use crate::action::{Action, Options};
+use crate::error::{cat, push_u64, Code, PayError};
+use crate::json::Json;
+use crate::prelude::*;
+use crate::runtime::Host;
+
+pub(super) fn event_names(o: &Options, wallet: Host) -> (&str, &str) {
+    let p = &o.profile;
+    match wallet {
+        Host::Wallet1 => (&p.wallet1.bridge, &p.wallet1.ready_event),
+        _ => (&p.wallet2.bridge, &p.wallet2.ready_event),
+    }
+}
+
+impl<V: Clone> Run<V> {
+    /// Rule 1: listen first, then look.
+    pub(super) fn wait(&mut self, wallet: Host, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+        let (bridge, event) = event_names(&self.opts, wallet);
+        if self.runtime.host != wallet && !w.has_global(bridge) {
+            let msg = cat(&[
+                self.channel,
+                " pays through the ",
+                wallet.as_str(),
+                " app's JS bridge (",
+                bridge,
+                "), which is not on this page, and the runtime is ",
+                self.runtime.host.as_str(),
+                "; open this page inside the ",
+                wallet.as_str(),
+                " app",
+            ]);
+            return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
+        }
+        out.push(Cmd::Emit("waiting", Detail::Json(Json::obj(vec![("bridge", Json::str(bridge)), ("event", Json::str(event))]))));
+        if !w.has_document() {
+            // No page to listen on: only a bridge that is already there counts.
+            if w.has_global(bridge) {
+                return self.ready(w, out);
+            }
+            let msg = cat(&["the wallet bridge ", bridge, " is not here and this runtime has no document to announce it"]);
+            return self.fail(PayError::new(Code::WrongRuntime, msg), None, out);
+        }
+        out.push(Cmd::Listen(Target::Document, event.to_string()));
+        self.phase = Phase::Waiting;
+        if w.has_global(bridge) {
+            out.push(Cmd::Unlisten(Target::Document, event.to_string()));
+            self.ready(w, out);
+        } else {
+            out.push(Cmd::SetTimer(Timer::Ready, self.opts.timeout_ms));
+        }
+    }
+
+    /// The ready event fired (an event without the bridge behind it keeps
+    /// the wait), or the time-out came: then the last look.
+    pub(super) fn look(&mut self, timed_out: bool, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+        let (bridge, event) = event_names(&self.opts, self.wallet());
+        let here = w.has_global(bridge);
+        if !here && !timed_out {
+            return;
+        }
+        let (bridge, event) = (bridge.to_string(), event.to_string());
+        out.push(Cmd::Unlisten(Target::Document, event));
+        if !timed_out {
+            out.push(Cmd::ClearTimer(Timer::Ready));
+        }
+        if here {
+            return self.ready(w, out);
+        }
+        out.push(Cmd::Emit("timeout", Detail::None));
+        let mut m = cat(&["the wallet bridge ", &bridge, " did not become ready within "]);
+        push_u64(&mut m, self.opts.timeout_ms as u64);
+        m.push_str(" ms (timeoutMs)");
+        self.fail(PayError::field(Code::BridgeTimeout, "timeoutMs", m), None, out);
+    }
+
+    /// The bridge is there: call it.
+    fn ready(&mut self, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+        let wallet = self.wallet();
+        let bridge = event_names(&self.opts, wallet).0.to_string();
+        out.push(Cmd::Emit("bridge_ready", Detail::Json(Json::obj(vec![("bridge", Json::str(&bridge))]))));
+        let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
+        if !w.has_method(&bridge, method) {
+            let msg = cat(&["the wallet bridge ", &bridge, " has no ", method, " method"]);
+            return self.fail(PayError::new(Code::BridgeError, msg), None, out);
+        }
+        let op = self.op().to_string();
+        let params = match &self.action {
+            Action::Wallet2BridgePay { params } => str_obj(params),
+            Action::Wallet1TradePay { trade_no, .. } => Json::obj(vec![("tradeNO", Json::Str(trade_no.clone()))]),
+            _ => Json::Null,
+        };
+        out.push(Cmd::Emit("called", Detail::Json(Json::obj(vec![("method", Json::str(&op))]))));
+        out.push(Cmd::CallBridge { bridge, method, op, params });
+        self.phase = Phase::Calling;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn call_api(
+        &mut self,
+        global: String,
+        method: &'static str,
+        params: Json,
+        complete: bool,
+        w: &dyn World,
+        out: &mut Vec<Cmd<V>>,
+    ) {
+        let why = if !w.calls_apis() {
+            "which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }"
+        } else if !w.api_has(&global, method) {
+            "and none was given: call pay() from a mini-program page with { api } (its global API object)"
+        } else {
+            ""
+        };
+        if !why.is_empty() {
+            let msg = cat(&[self.channel, " pays through the mini-program API's ", method, "(), ", why]);
+            return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
+        }
+        out.push(Cmd::Emit("called", Detail::Json(Json::obj(vec![("method", Json::str(method))]))));
+        out.push(Cmd::CallApi { global, method, params, complete });
+        self.phase = Phase::Calling;
+    }
+}
+
+pub(super) fn str_obj(params: &[(&'static str, String)]) -> Json {
+    Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect())
+}

@@ -1,0 +1,355 @@
+//! A payment performed, sans-IO: every decision after planning, as a state
+//! machine that the edge feeds with what happened and that answers with
+//! what to do next.
+//!
+//! The core never touches the platform. It reads facts through [`World`]
+//! (is the bridge there, is the page visible) and answers each [`Input`]
+//! with [`Cmd`]s: listen for an event, set a timer, call the bridge or the
+//! mini-program API, navigate, report an event, end. The package's shim
+//! (`www/lib/perform.js`) performs them; the wasm edge (`web/pay.rs`) is
+//! the translation between the two. Host tests drive it with a fake world.
+//!
+//! Protocol: a command that can fail or answer later (`Navigate`, `Call`,
+//! `Confirm`) is the last of its batch, and its outcome comes back as the
+//! next input (`Returned` or `Threw`; a call's callbacks may come before
+//! that, while the call runs). `Done` and `Fail` end the run: the shim then
+//! drops every listener and timer the run still holds, and later inputs of
+//! that run are ignored.
+//!
+//! The rules kept here (API.md, "Bridge-ready waiting" and `pay`):
+//! listen for the ready event first, then look for the bridge; call at once
+//! when it is there; remove the listener and timer when the wait ends; look
+//! once more at the time-out before `bridge_timeout`. The first wallet
+//! callback counts, later ones are reported and ignored; a call that threw
+//! after calling back has answered. With no answer, the page shown again
+//! after the wallet's screen (plus a grace period) or `callbackTimeoutMs`
+//! ends the wait as `pending`.
+
+use crate::action::{Action, Options, Plan, Via};
+use crate::error::{cat, Code, PayError};
+use crate::json::Json;
+use crate::outcome::{Callback, PayResult, Status};
+use crate::prelude::*;
+use crate::runtime::{Host, Runtime};
+
+mod answer;
+mod call;
+#[cfg(test)]
+mod tests;
+
+use call::str_obj;
+
+/// What the core may ask of the platform without changing it.
+pub trait World {
+    /// Whether there is a document to listen on (a page).
+    fn has_document(&self) -> bool;
+    /// Whether the page is visible (true where there is no document).
+    fn visible(&self) -> bool;
+    /// Whether `globalThis[name]` is an object.
+    fn has_global(&self, name: &str) -> bool;
+    /// Whether `globalThis[name][method]` is a function.
+    fn has_method(&self, name: &str, method: &str) -> bool;
+    /// Whether the mini-program API (`options.api`, else
+    /// `globalThis[global]`) has `method`.
+    fn api_has(&self, global: &str, method: &str) -> bool;
+    /// Whether this build calls mini-program APIs at all (the browser's
+    /// payment module does not: mini-program pages use their own build).
+    fn calls_apis(&self) -> bool {
+        true
+    }
+}
+
+/// The timers of a run, by what they wait for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timer {
+    /// The bridge-ready wait (`timeoutMs`).
+    Ready = 0,
+    /// The wallet's answer (`callbackTimeoutMs`).
+    Answer = 1,
+    /// The grace period after the page came back without an answer.
+    Grace = 2,
+    /// The scheme URL's fallback (`fallbackAfterMs`).
+    Fallback = 3,
+    /// The `confirm` hook (`confirmTimeoutMs`).
+    Confirm = 4,
+}
+
+/// Where an event is listened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Document = 0,
+    Window = 1,
+}
+
+/// What an event reports besides its type.
+#[derive(Debug, PartialEq)]
+pub enum Detail<V> {
+    None,
+    Json(Json),
+    /// The value a wallet callback was called with.
+    Value(V),
+    /// The result being reported.
+    Result(PayResult, Option<V>),
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Cmd<V> {
+    Emit(&'static str, Detail<V>),
+    Listen(Target, String),
+    Unlisten(Target, String),
+    SetTimer(Timer, u32),
+    ClearTimer(Timer),
+    /// Go to `url` (checked by the planner). Last of its batch.
+    Navigate(String),
+    /// `globalThis[bridge][method](op, params, callback)`. Last of its batch.
+    CallBridge {
+        bridge: String,
+        method: &'static str,
+        op: String,
+        params: Json,
+    },
+    /// `api[method]({ ...params, success, fail, complete? })`, the API as
+    /// [`World::api_has`] finds it. Last of its batch.
+    CallApi {
+        global: String,
+        method: &'static str,
+        params: Json,
+        complete: bool,
+    },
+    /// `confirm(payment, hint)`, its answer awaited. Last of its batch.
+    Confirm(PayResult, Option<V>),
+    /// The payment's result.
+    Done(PayResult, Option<V>),
+    /// The payment failed: the error, the thrown value behind it, and the
+    /// wallet's unverified result when the failure came after it.
+    Fail(PayError, Option<V>, Option<(PayResult, Option<V>)>),
+}
+
+#[derive(Debug)]
+pub enum Input<V> {
+    /// The last command (navigation, call) returned.
+    Returned,
+    /// The last command threw this.
+    Threw(V),
+    /// A listened-for event fired.
+    Event(String),
+    Timer(Timer),
+    /// A wallet callback: which one, its argument, and that argument as the
+    /// result mapping reads it.
+    Callback(Callback, V, Json),
+    /// `confirm`'s answer settled: its text, when it was a string.
+    Confirmed(Option<String>),
+    /// `confirm`'s answer was rejected with this.
+    ConfirmFailed(V),
+}
+
+#[derive(Debug, PartialEq)]
+enum Phase {
+    /// Navigating; reported with this status when it went.
+    Navigating(Status),
+    /// After a scheme URL: watching whether the page stays visible.
+    Watching,
+    /// Waiting for the bridge's ready event.
+    Waiting,
+    Calling,
+    Awaiting,
+    Confirming,
+    Over,
+}
+
+/// How long after the page is shown again a missing callback counts as none.
+const RETURN_GRACE_MS: u32 = 1500;
+
+/// One payment being performed.
+pub struct Run<V> {
+    channel: &'static str,
+    action: Action,
+    runtime: Runtime,
+    opts: Options,
+    confirm: bool,
+    phase: Phase,
+    answer: Option<(Callback, V, Json)>,
+    hidden: bool,
+    result: Option<(PayResult, Option<V>)>,
+}
+
+impl<V: Clone> Run<V> {
+    /// Starts performing `plan`; `confirm`: whether the options have a
+    /// `confirm` hook.
+    pub fn start(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &dyn World) -> (Run<V>, Vec<Cmd<V>>) {
+        let planned = Cmd::Emit("planned", Detail::Json(plan.to_json()));
+        let mut run = Run {
+            channel: plan.channel.name(),
+            action: plan.action,
+            runtime,
+            opts,
+            confirm,
+            phase: Phase::Over,
+            answer: None,
+            hidden: false,
+            result: None,
+        };
+        let mut out = vec![planned];
+        run.begin(w, &mut out);
+        (run, out)
+    }
+
+    /// Whether the run has ended.
+    pub fn over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// What the run holds now: ready-event listeners, bridge waiters, and
+    /// wallet callbacks that still count.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let w = usize::from(self.phase == Phase::Waiting);
+        (w, w, usize::from(matches!(self.phase, Phase::Calling | Phase::Awaiting)))
+    }
+
+    fn begin(&mut self, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+        match &self.action {
+            Action::Redirect { url } => {
+                let url = url.clone();
+                self.navigate(url, Status::Redirected, out)
+            }
+            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => {
+                let url = url.clone();
+                self.navigate(url, Status::Opened, out)
+            }
+            Action::Wallet1TradePay { via: Via::Bridge, .. } => self.wait(Host::Wallet1, w, out),
+            Action::Wallet2BridgePay { .. } => self.wait(Host::Wallet2, w, out),
+            Action::Wallet1TradePay { via: Via::MiniProgram, trade_no } => {
+                let params = Json::obj(vec![("tradeNO", Json::Str(trade_no.clone()))]);
+                let global = self.opts.profile.wallet1.mini_program_global.clone();
+                self.call_api(global, "tradePay", params, false, w, out)
+            }
+            Action::Wallet2RequestPayment { params } => {
+                let params = str_obj(params);
+                let global = self.opts.profile.wallet2.mini_program_global.clone();
+                self.call_api(global, "requestPayment", params, true, w, out)
+            }
+        }
+    }
+
+    /// Answers one input. Inputs after the end change nothing.
+    pub fn step(&mut self, input: Input<V>, w: &dyn World) -> Vec<Cmd<V>> {
+        let mut out = Vec::new();
+        match (&self.phase, input) {
+            (Phase::Navigating(status), Input::Returned) => {
+                let status = *status;
+                match (&self.action, self.opts.fallback_after_ms) {
+                    (Action::OpenUrl { .. }, Some(ms)) if status == Status::Opened => {
+                        self.phase = Phase::Watching;
+                        self.hidden = !w.visible();
+                        if w.has_document() {
+                            out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                        }
+                        out.push(Cmd::Listen(Target::Window, "pagehide".into()));
+                        out.push(Cmd::Listen(Target::Window, "blur".into()));
+                        out.push(Cmd::SetTimer(Timer::Fallback, ms));
+                    }
+                    _ => self.finish(PayResult::new(status, self.channel, None), None, &mut out),
+                }
+            }
+            (Phase::Navigating(_), Input::Threw(t)) => {
+                self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), &mut out);
+            }
+            (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
+            (Phase::Watching, Input::Timer(Timer::Fallback)) => {
+                if !self.hidden && w.visible() {
+                    if let Action::OpenUrl { fallback_url, .. } = &self.action {
+                        let url = fallback_url.clone();
+                        for (t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")] {
+                            out.push(Cmd::Unlisten(t, e.into()));
+                        }
+                        self.navigate(url, Status::Redirected, &mut out);
+                    }
+                } else {
+                    self.finish(PayResult::new(Status::Opened, self.channel, None), None, &mut out);
+                }
+            }
+            (Phase::Waiting, Input::Event(_)) => self.look(false, w, &mut out),
+            (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, &mut out),
+            (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
+                if self.answer.is_some() {
+                    out.push(Cmd::Emit("callback_ignored", Detail::Value(v)));
+                } else {
+                    out.push(Cmd::Emit("callback", Detail::Value(v.clone())));
+                    self.answer = Some((which, v, answer));
+                    if self.phase == Phase::Awaiting {
+                        self.answered(&mut out);
+                    }
+                }
+            }
+            (Phase::Calling, Input::Returned) => {
+                if self.answer.is_some() {
+                    self.answered(&mut out);
+                } else {
+                    self.phase = Phase::Awaiting;
+                    out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
+                    if w.has_document() {
+                        out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                    }
+                }
+            }
+            // A call that threw after calling back has answered.
+            (Phase::Calling, Input::Threw(t)) => {
+                if self.answer.is_some() {
+                    self.answered(&mut out);
+                } else {
+                    const API: &str = "the mini-program API threw on ";
+                    let (what, op) = match &self.action {
+                        Action::Wallet1TradePay { via: Via::MiniProgram, .. } => (API, "tradePay"),
+                        Action::Wallet2RequestPayment { .. } => (API, "requestPayment"),
+                        _ => ("the wallet bridge threw on ", self.op()),
+                    };
+                    self.fail(PayError::new(Code::BridgeError, cat(&[what, op])), Some(t), &mut out);
+                }
+            }
+            (Phase::Awaiting, Input::Event(_)) => {
+                if !w.visible() {
+                    self.hidden = true;
+                    out.push(Cmd::ClearTimer(Timer::Grace));
+                } else if self.hidden {
+                    out.push(Cmd::SetTimer(Timer::Grace, RETURN_GRACE_MS));
+                }
+            }
+            (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(&mut out),
+            (Phase::Confirming, input) => self.confirmed(input, &mut out),
+            _ => {}
+        }
+        out
+    }
+
+    fn navigate(&mut self, url: String, then: Status, out: &mut Vec<Cmd<V>>) {
+        out.push(Cmd::Emit("navigating", Detail::Json(Json::obj(vec![("url", Json::Str(url.clone()))]))));
+        out.push(Cmd::Navigate(url));
+        self.phase = Phase::Navigating(then);
+    }
+
+    /// The bridge call's name (`tradePay`, or the profile's wallet2 method).
+    fn op(&self) -> &str {
+        match &self.action {
+            Action::Wallet2BridgePay { .. } => &self.opts.profile.wallet2.pay_method,
+            _ => "tradePay",
+        }
+    }
+
+    fn wallet(&self) -> Host {
+        match self.action {
+            Action::Wallet2BridgePay { .. } => Host::Wallet2,
+            _ => Host::Wallet1,
+        }
+    }
+
+    fn finish(&mut self, result: PayResult, raw: Option<V>, out: &mut Vec<Cmd<V>>) {
+        self.phase = Phase::Over;
+        out.push(Cmd::Emit("result", Detail::Result(result.clone(), raw.clone())));
+        out.push(Cmd::Done(result, raw));
+    }
+
+    fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut Vec<Cmd<V>>) {
+        self.phase = Phase::Over;
+        out.push(Cmd::Fail(e, cause, None));
+    }
+}
