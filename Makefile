@@ -109,17 +109,17 @@ pkg-files: $(BG)/pkg.stamp
 $(BG)/pkg.stamp: $(PKG_INPUTS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
-	cp www/lib/node.js www/lib/shared.js www/lib/api.js www/lib/index.d.ts \
+	cp www/lib/node.js www/lib/shared.js www/lib/perform.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
-	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
+	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --external:./paybridge_full_bg.js $(STAGE)/browser/index.js --outfile=pkg/index.js
 	# ... and the payment module's .wasm is carried inside it: one request.
 	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm
-	cp www/lib/miniprogram.js www/lib/shared.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
+	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	# CommonJS for Node as well: platform node adds the annotation from which
 	# Node's loader learns the named exports of an import of this file.
 	$(ESBUILD) --format=cjs --platform=node $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs

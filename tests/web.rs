@@ -89,23 +89,47 @@ async fn a_bridge_that_never_comes_times_out_cleanly() {
     assert_eq!(bridge::counts(), (0, 0));
 }
 
+/// The last command of a batch, `[op, ...]`, and its operation.
+fn last(cmds: &js_sys::Array) -> (u32, js_sys::Array) {
+    let c: js_sys::Array = cmds.get(cmds.length() - 1).unchecked_into();
+    (c.get(0).as_f64().unwrap() as u32, c)
+}
+
 #[wasm_bindgen_test]
-async fn pays_through_a_bridge_already_present() {
+fn pays_through_a_bridge_already_present() {
     let global = js_sys::global();
-    let bridge_obj = js_sys::Object::new();
-    let cb = Closure::<dyn Fn(JsValue, JsValue, js_sys::Function)>::new(|_name: JsValue, _params: JsValue, done: js_sys::Function| {
-        done.call1(&JsValue::NULL, &JSON::parse(r#"{"resultCode":"6001"}"#).unwrap()).unwrap();
-    });
-    Reflect::set(&bridge_obj, &"call".into(), cb.as_ref()).unwrap();
+    let bridge_obj = js(r#"{}"#);
+    let call = Closure::<dyn Fn()>::new(|| {});
+    Reflect::set(&bridge_obj, &"call".into(), call.as_ref()).unwrap();
     Reflect::set(&global, &"Wallet1JSBridge".into(), &bridge_obj).unwrap();
-    let r = wasm_bindgen_futures::JsFuture::from(pay::pay(
-        js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#),
-        JsValue::UNDEFINED,
-    ))
-    .await
-    .unwrap();
+    let start = pay::pay_start(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), JsValue::UNDEFINED).unwrap();
+    let id = start.get(0).as_f64().unwrap() as u32;
+    let (op, c) = last(&start);
+    assert_eq!(op, 6, "the bridge is called at once");
+    assert_eq!(c.get(1), bridge_obj);
+    assert_eq!((c.get(2), c.get(3)), ("call".into(), "tradePay".into()));
+    assert_eq!(get(&c.get(4), "tradeNO"), "T");
+    assert_eq!(pay::counts(), (0, 0, 1), "the callback counts while the call runs");
+    // The wallet calls back while the call runs, then the call returns.
+    let during = pay::pay_step(id, 4, js(r#"{"resultCode":"6001"}"#));
+    assert_eq!(last(&during).0, 0, "only the callback event");
+    let after = pay::pay_step(id, 0, JsValue::UNDEFINED);
+    let (op, c) = last(&after);
+    assert_eq!(op, 9);
+    let r = c.get(1);
     assert_eq!(get(&r, "status"), "cancelled");
     assert_eq!(get(&r, "code"), "6001");
     assert_eq!(get(&r, "verified"), false);
+    assert_eq!(get(&get(&r, "raw"), "resultCode"), "6001");
+    assert_eq!(pay::counts(), (0, 0, 0), "nothing left behind");
+    let again = JsValue::from_str(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#);
+    assert_eq!(code(&pay::pay_start(again.clone(), JsValue::UNDEFINED).unwrap_err()), "busy", "until the shim has performed the end");
+    assert_eq!(pay::pay_step(id, 9, JsValue::UNDEFINED).length(), 0);
+    assert_eq!(pay::pay_step(id, 4, js("{}")).length(), 0, "a late callback of an ended run changes nothing");
     Reflect::delete_property(&global, &JsValue::from_str("Wallet1JSBridge")).unwrap();
+    assert_eq!(
+        last(&pay::pay_start(again, JsValue::UNDEFINED).unwrap()).0,
+        10,
+        "the slot is free: the next payment runs (and finds no bridge)"
+    );
 }

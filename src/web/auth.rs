@@ -9,7 +9,7 @@
 use super::convert::{from_js, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err, to_js_with_cause};
-use super::pay::sleep;
+use super::flow::sleep;
 use super::task::promise;
 use super::transport::{Failure, Transport};
 use crate::error::{cat, u64_str, Code, PayError};

@@ -12,7 +12,7 @@ use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::events::{obj, Events};
 use super::exports::{options_from, payment_from, runtime_for};
-use super::pay::go;
+use super::flow::go;
 use crate::action::{plan, Action, Options};
 use crate::authorize::once::{self, Record};
 use crate::authorize::{self as auth, AuthCallback};
@@ -285,7 +285,7 @@ pub fn new_state() -> core::result::Result<String, JsValue> {
 /// leaves an order behind.
 #[wasm_bindgen(js_name = cardnetPay, skip_typescript)]
 pub fn cardnet_pay(callback: JsValue, options: JsValue) -> Promise {
-    super::pay::guarded("cardnetPay", run(callback, options))
+    super::flow::guarded("cardnetPay", run(callback, options))
 }
 
 /// The callback to pay with: read from its address, or the kept object.

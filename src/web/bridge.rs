@@ -205,17 +205,3 @@ pub fn wait_for_bridge(name: JsValue, ready_event: JsValue, options: JsValue) ->
         wait_then(&name, &event, timeout_ms, |b| b).await.map_err(|e| super::error::to_js(&e))
     })
 }
-
-/// `__debugCounts() -> { listeners, waiters, retained }`: what the module
-/// holds on to right now (for leak tests and the demo's diagnostics);
-/// `retained` counts the live callbacks handed to JavaScript (none between
-/// payments).
-#[wasm_bindgen(js_name = __debugCounts, skip_typescript)]
-pub fn debug_counts() -> JsValue {
-    let (listeners, waiters) = counts();
-    let o = js_sys::Object::new();
-    super::convert::set(&o, "listeners", &JsValue::from_f64(listeners as f64));
-    super::convert::set(&o, "waiters", &JsValue::from_f64(waiters as f64));
-    super::convert::set(&o, "retained", &JsValue::from_f64(super::dom::live_callbacks() as f64));
-    o.into()
-}

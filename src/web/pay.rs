@@ -1,328 +1,286 @@
-//! `pay()`: plan, wait for what the action needs, perform it, report.
+//! `pay()` in the wasm build: the translation between the core that
+//! decides ([`crate::perform`]) and the shim that performs
+//! (`www/lib/perform.js`).
 //!
-//! Guards: one payment at a time (`busy`); a wallet callback counts once;
-//! `wrong_runtime` at once when the action needs a wallet the page is not in
-//! and its bridge is absent; a throwing bridge or hook reaches the caller as
-//! a `PayError` whose `cause` is the thrown value; a throwing `onEvent` is
-//! ignored.
+//! `__payStart(payment, options)` plans (a bad input throws its `PayError`),
+//! claims the one payment slot (`busy`) and answers `[run, ...commands]`;
+//! `__payStep(run, kind, value)` feeds what happened and answers the next
+//! commands. A command is an array, its first element the operation:
+//!
+//! | op | command | the shim |
+//! | --- | --- | --- |
+//! | 0 | `[0, type, detail]` | calls `onEvent({ type, at, detail })` |
+//! | 1, 2 | `[1, t, event, target]`, `[2, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`) that feeds `[2, event]` |
+//! | 3, 4 | `[3, id, ms]`, `[4, id]` | sets (feeds `[3, id]`), clears a timer |
+//! | 5 | `[5, location, url]` | `location.assign(url)` |
+//! | 6 | `[6, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[4, v]` |
+//! | 7 | `[7, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[4 \| 5 \| 6, v]` |
+//! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
+//! | 9, 10 | `[9, result]`, `[10, error]` | resolves, rejects; the run's listeners and timers go |
+//!
+//! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
+//! when it threw (and after 8 only `[1, e]`, when `confirm` threw). Having
+//! performed 9 or 10 it feeds `[9]`, which frees the payment slot.
 
-use super::convert::{set, to_js};
-use super::dom::{EventListener, EventTarget, Timeout};
+use super::busy::{claim, InFlight};
+use super::convert::{from_js, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err};
-use super::events::{obj, Events};
-#[cfg(feature = "web-tools")]
-use super::hook::confirm_status;
-use super::local::Local;
-use super::slot::{fill, slot, SharedSlot, SlotFuture};
-#[cfg(not(feature = "web-tools"))]
-use super::wallet::not_here;
-use super::wallet::{answer_of, bridge_call, no_callback, with_raw, Callbacks};
-#[cfg(feature = "web-tools")]
-use super::wallet::{mini_api, mini_call};
-use crate::action::{Action, Options, Via};
-use crate::error::{cat, Code, PayError};
+use super::local::{Local, RefCell};
+use crate::error::Code;
 use crate::json::Json;
-#[cfg(feature = "web-tools")]
-use crate::outcome::Callback;
-use crate::outcome::{self, PayResult, Status};
+use crate::outcome::{Callback, PayResult};
+use crate::perform::{Cmd, Detail, Input, Run, Target, Timer, World};
 use crate::prelude::*;
-use crate::runtime::{Host, Runtime};
-use alloc::rc::Rc;
 use core::cell::Cell;
-use js_sys::Promise;
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
-static BUSY: Local<Cell<bool>> = Local::new(Cell::new(false));
-
-/// Clears the in-flight flag when the payment ends, however it ends.
-pub(super) struct InFlight;
-
-/// Claims the one payment slot for `export` (`pay`, `cardnetPay`): a
-/// second payment while one is in flight is `busy`, so that a double tap
-/// never pays or orders twice.
-pub(super) fn claim(export: &str) -> Result<InFlight, JsValue> {
-    if swap_busy(true) {
-        let e =
-            PayError::new(Code::Busy, cat(&[export, "() was called while another payment is still in flight; wait for its result first"]));
-        return Err(err(&e));
-    }
-    Ok(InFlight)
+/// The payment in flight: its number, the core's state, and what the shim
+/// is handed back (the payment and options as given).
+struct Flight {
+    id: u32,
+    run: Run<JsValue>,
+    payment: JsValue,
+    options: JsValue,
+    _slot: InFlight,
 }
 
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        swap_busy(false);
-    }
-}
+static FLIGHT: Local<RefCell<Option<Flight>>> = Local::new(RefCell::new(None));
+static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
 
-/// Sets the in-flight flag, answering what it was: the flag of the entry's
-/// shared state when there is one (every module of the page sees it), this
-/// module's own otherwise.
-fn swap_busy(now: bool) -> bool {
-    match super::error::shared() {
-        Some(s) => {
-            let was = env::get(&s, "busy").is_truthy();
-            set(&s, "busy", &JsValue::from_bool(now));
-            was
+/// The platform as the core asks about it.
+struct Page<'a>(&'a JsValue);
+
+impl Page<'_> {
+    fn api(&self, global: &str) -> JsValue {
+        let given = env::get(self.0, "api");
+        if env::is_object(&given) {
+            given
+        } else {
+            env::global_get(global)
         }
-        None => BUSY.with(|b| b.replace(now)),
     }
 }
 
-/// `f`'s promise, run as the one payment in flight (`busy` otherwise); the
-/// claim is released when it ends, however it ends.
-pub(super) fn guarded<F: core::future::Future<Output = Result<JsValue, JsValue>> + 'static>(name: &str, f: F) -> Promise {
-    let guard = match claim(name) {
-        Ok(g) => g,
-        Err(e) => return Promise::reject(&e),
-    };
-    super::task::promise(async move {
-        let r = f.await;
-        drop(guard);
-        r
-    })
+impl World for Page<'_> {
+    fn has_document(&self) -> bool {
+        env::is_object(&env::global_get("document"))
+    }
+    fn visible(&self) -> bool {
+        env::page_visible()
+    }
+    fn has_global(&self, name: &str) -> bool {
+        env::is_object(&env::global_get(name))
+    }
+    fn has_method(&self, name: &str, method: &str) -> bool {
+        env::method(&env::global_get(name), method).is_some()
+    }
+    fn api_has(&self, global: &str, method: &str) -> bool {
+        env::method(&self.api(global), method).is_some()
+    }
+    fn calls_apis(&self) -> bool {
+        cfg!(feature = "web-tools")
+    }
 }
 
-/// `pay(payment, options?) -> Promise<PayResult>`.
-#[wasm_bindgen(js_name = pay, skip_typescript)]
-pub fn pay(payment: JsValue, options: JsValue) -> Promise {
-    guarded("pay", run(payment, options))
-}
-
-async fn run(payment_js: JsValue, options_js: JsValue) -> Result<JsValue, JsValue> {
-    let events = Events::from_options(&options_js);
-    let (_, opts, runtime, plan) = super::exports::plan_js(&payment_js, &options_js).map_err(|e| err(&e))?;
-    if events.on() {
-        events.emit("planned", Some(&to_js(&plan.to_json())));
-    }
-    let channel = plan.channel.name();
-    let mut callbacks: Callbacks = Vec::new();
-    let done = perform(&plan.action, channel, &opts, runtime, &options_js, &events, &mut callbacks).await;
-    // The wallet's callbacks do nothing from here on: a late or repeated
-    // call is a no-op.
-    drop(callbacks);
-    let (mut result, raw) = match done {
-        Ok(r) => r,
-        Err(e) => {
-            if let Some(code) = js_code(&e) {
-                if code == "bridge_timeout" {
-                    events.emit("timeout", None);
-                }
-            }
-            return Err(e);
-        }
-    };
-    if let Some(confirm) = env::method(&options_js, "confirm") {
-        let hint = with_raw(&result, &raw);
-        let status = match apart(confirm_status(&confirm, &payment_js, &hint, opts.confirm_timeout_ms)).await {
-            Ok(s) => s,
-            Err(e) => {
-                // The wallet's answer is not lost with the hook: the error
-                // carries it, unverified, as `result`.
-                set(&e, "result", &with_raw(&result, &raw));
-                return Err(e);
-            }
-        };
-        result.status = status;
-        result.verified = true;
-        result.message = "confirmed by the merchant's server".to_string();
-    }
-    let out = with_raw(&result, &raw);
-    events.emit("result", Some(&out));
+/// `__payStart(payment, options?) -> [run, ...commands]`.
+#[wasm_bindgen(js_name = __payStart, skip_typescript)]
+pub fn pay_start(payment: JsValue, options: JsValue) -> Result<Array, JsValue> {
+    let slot = claim("pay")?;
+    let (_, opts, runtime, plan) = super::exports::plan_js(&payment, &options).map_err(|e| err(&e))?;
+    let confirm = env::method(&options, "confirm").is_some();
+    let (run, cmds) = Run::start(plan, opts, runtime, confirm, &Page(&options));
+    let id = NEXT.with(|n| {
+        n.set(n.get().wrapping_add(1));
+        n.get()
+    });
+    let out = Array::new();
+    out.push(&JsValue::from_f64(id as f64));
+    finish(Flight { id, run, payment, options, _slot: slot }, cmds, &out);
     Ok(out)
 }
 
-/// `f` boxed, so that its code is a function of its own rather than part of
-/// the payment's one large future. The `confirm` hook and the scheme URL's
-/// fallback run only after the wallet is asked to pay, and only on some
-/// payments: kept apart, they are not compiled before that call (V8
-/// compiles each wasm function on its first call).
-fn apart<'a, T>(f: impl core::future::Future<Output = T> + 'a) -> core::pin::Pin<Box<dyn core::future::Future<Output = T> + 'a>> {
-    Box::pin(f)
-}
-
-/// The browser's payment module runs `confirm` in the full module, fetched
-/// when first needed (`ready()` loads it ahead): what runs only after the
-/// wallet has answered is not among the bytes a page needs before the
-/// wallet call. The entry's shared state carries the function that loads
-/// it and calls its `__confirmStatus`; a module that does not load is
-/// `confirm_failed`, with the wallet's result kept as for any failing hook.
-#[cfg(not(feature = "web-tools"))]
-async fn confirm_status(confirm: &js_sys::Function, payment_js: &JsValue, hint: &JsValue, timeout_ms: u32) -> Result<Status, JsValue> {
-    let failed = |why: &JsValue| from_thrown(Code::ConfirmFailed, Some("confirm"), "the confirm hook could not run", why);
-    let shared = super::error::shared().unwrap_or(JsValue::UNDEFINED);
-    let run = env::method(&shared, "confirm")
-        .ok_or_else(|| failed(&JsValue::from_str("this page's entry does not load the module that runs it")))?;
-    let args = js_sys::Array::of4(confirm, payment_js, hint, &JsValue::from_f64(timeout_ms as f64));
-    let answered = run.apply(&JsValue::UNDEFINED, &args).map_err(|t| failed(&t))?;
-    let s: SharedSlot<Result<JsValue, JsValue>> = slot();
-    let (a, b) = (s.clone(), s.clone());
-    let ok = super::dom::Callback::new(move |v| {
-        fill(&a, Ok(v));
-    });
-    let no = super::dom::Callback::new(move |e| {
-        fill(&b, Err(e));
-    });
-    let then = env::method(&answered, "then").ok_or_else(|| failed(&answered))?;
-    then.call2(&answered, ok.function(), no.function()).map_err(|t| failed(&t))?;
-    match SlotFuture(s).await {
-        Ok(v) => Ok(Status::from_name(&v.as_string().unwrap_or_default()).unwrap_or(Status::Pending)),
-        // The hook's own failure comes as it is; a module that did not load
-        // is said so.
-        Err(e) if js_code(&e).as_deref() == Some("confirm_failed") => Err(e),
-        Err(e) => Err(failed(&e)),
-    }
-}
-
-fn js_code(e: &JsValue) -> Option<String> {
-    env::get(e, "code").as_string()
-}
-
-async fn perform(
-    action: &Action,
-    channel: &str,
-    opts: &Options,
-    runtime: Runtime,
-    #[cfg_attr(not(feature = "web-tools"), allow(unused_variables))] options_js: &JsValue,
-    events: &Events,
-    cbs: &mut Callbacks,
-) -> Result<(PayResult, JsValue), JsValue> {
-    let profile = &opts.profile;
-    match action {
-        Action::Redirect { url } => {
-            go(url, events)?;
-            Ok((PayResult::new(Status::Redirected, channel, None), JsValue::UNDEFINED))
-        }
-        Action::OpenMiniProgram { url } => {
-            go(url, events)?;
-            Ok((PayResult::new(Status::Opened, channel, None), JsValue::UNDEFINED))
-        }
-        Action::OpenUrl { url, fallback_url } => {
-            go(url, events)?;
-            if let Some(ms) = opts.fallback_after_ms {
-                if apart(still_visible_after(ms)).await {
-                    go(fallback_url, events)?;
-                    return Ok((PayResult::new(Status::Redirected, channel, None), JsValue::UNDEFINED));
-                }
-            }
-            Ok((PayResult::new(Status::Opened, channel, None), JsValue::UNDEFINED))
-        }
-        Action::Wallet1TradePay { trade_no, via: Via::Bridge } => {
-            let w = &profile.wallet1;
-            let params = obj(&[("tradeNO", trade_no)]);
-            let raw = match bridge_call(
-                runtime,
-                Host::Wallet1,
-                &w.bridge,
-                &w.ready_event,
-                opts,
-                "call",
-                "tradePay",
-                params,
-                channel,
-                events,
-                cbs,
-            )
-            .await?
-            {
-                Some(raw) => raw,
-                None => return Ok(no_callback(channel)),
-            };
-            let answer = answer_of(&raw);
-            Ok((outcome::wallet1_result(profile, channel, &answer), raw))
-        }
-        Action::Wallet2BridgePay { params } => {
-            let w = &profile.wallet2;
-            let p = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
-            let raw = match bridge_call(
-                runtime,
-                Host::Wallet2,
-                &w.bridge,
-                &w.ready_event,
-                opts,
-                "invoke",
-                &w.pay_method,
-                p,
-                channel,
-                events,
-                cbs,
-            )
-            .await?
-            {
-                Some(raw) => raw,
-                None => return Ok(no_callback(channel)),
-            };
-            let answer = answer_of(&raw);
-            Ok((outcome::wallet2_bridge_result(channel, &answer), raw))
-        }
-        #[cfg(not(feature = "web-tools"))]
-        Action::Wallet1TradePay { via: Via::MiniProgram, .. } => Err(not_here(channel, "tradePay")),
-        #[cfg(not(feature = "web-tools"))]
-        Action::Wallet2RequestPayment { .. } => Err(not_here(channel, "requestPayment")),
-        #[cfg(feature = "web-tools")]
-        Action::Wallet1TradePay { trade_no, via: Via::MiniProgram } => {
-            let api = mini_api(options_js, &profile.wallet1.mini_program_global, "tradePay", channel)?;
-            let req = obj(&[("tradeNO", trade_no)]);
-            let Some((which, raw)) = mini_call(&api, "tradePay", req, false, opts.callback_timeout_ms, events, cbs).await? else {
-                return Ok(no_callback(channel));
-            };
-            let answer = answer_of(&raw);
-            let r = match which {
-                Callback::Success => outcome::wallet1_result(profile, channel, &answer),
-                _ => outcome::wallet1_fail(profile, channel, &answer),
-            };
-            Ok((r, raw))
-        }
-        #[cfg(feature = "web-tools")]
-        Action::Wallet2RequestPayment { params } => {
-            let api = mini_api(options_js, &profile.wallet2.mini_program_global, "requestPayment", channel)?;
-            let req = to_js(&Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
-            let Some((which, raw)) = mini_call(&api, "requestPayment", req, true, opts.callback_timeout_ms, events, cbs).await? else {
-                return Ok(no_callback(channel));
-            };
-            let answer = answer_of(&raw);
-            Ok((outcome::wallet2_mini_result(channel, which, &answer), raw))
-        }
-    }
-}
-
-pub(super) fn go(url: &str, events: &Events) -> Result<(), JsValue> {
-    events.emit_pairs("navigating", &[("url", url)]);
-    env::navigate(url).map_err(|t| from_thrown(Code::WrongRuntime, None, "the page could not navigate", &t))
-}
-
-/// After opening the wallet's scheme URL: true when the page stayed visible
-/// for `ms` (the app did not open), false when it was hidden at any point.
-async fn still_visible_after(ms: u32) -> bool {
-    let hidden = Rc::new(Cell::new(!env::page_visible()));
-    let doc = env::document();
-    // `visibilitychange` fires on the document, `pagehide` and `blur` on the
-    // window.
-    let g: JsValue = env::global().into();
-    let win: Option<EventTarget> = env::method(&g, "addEventListener").map(|_| g.unchecked_into());
-    let watch = |target: &Option<EventTarget>, ev: &'static str| {
-        let h = hidden.clone();
-        target.as_ref().map(|t| {
-            EventListener::new(t, ev, move |_| {
-                if ev != "visibilitychange" || !env::page_visible() {
-                    h.set(true)
-                }
-            })
-        })
+/// `__payStep(run, kind, value) -> commands`: what happened, fed back.
+#[wasm_bindgen(js_name = __payStep, skip_typescript)]
+pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
+    let out = Array::new();
+    // Taken out while the core steps: a value the shim hands on may call
+    // back into this module, which then finds no payment to feed.
+    let Some(mut f) = FLIGHT.with(|s| s.borrow_mut().take_if(|f| f.id == id)) else {
+        return out;
     };
-    let _listeners = (watch(&doc, "visibilitychange"), watch(&win, "pagehide"), watch(&win, "blur"));
-    sleep(ms).await;
-    !hidden.get() && env::page_visible()
+    if kind == 9 {
+        // The shim has performed the end: the payment slot is free again.
+        return out;
+    }
+    let input = match kind {
+        0 => Input::Returned,
+        1 => Input::Threw(v),
+        2 => Input::Event(v.as_string().unwrap_or_default()),
+        3 => Input::Timer(match v.as_f64().unwrap_or(0.0) as u32 {
+            0 => Timer::Ready,
+            1 => Timer::Answer,
+            2 => Timer::Grace,
+            3 => Timer::Fallback,
+            _ => Timer::Confirm,
+        }),
+        4..=6 => {
+            let which = [Callback::Success, Callback::Fail, Callback::CompleteOnly][kind as usize - 4];
+            let answer = answer_of(&v);
+            Input::Callback(which, v, answer)
+        }
+        7 => Input::Confirmed(v.as_string()),
+        _ => Input::ConfirmFailed(v),
+    };
+    let cmds = f.run.step(input, &Page(&f.options));
+    finish(f, cmds, &out);
+    out
 }
 
-/// Resolves after `ms`; the timer is cleared if the future is dropped first.
-pub async fn sleep(ms: u32) {
-    let s: SharedSlot<()> = slot();
-    let s2 = s.clone();
-    let _t = Timeout::new(ms, move || {
-        fill(&s2, ());
-    });
-    SlotFuture(s).await
+/// Keeps the flight, and with it the payment slot, until the shim has
+/// performed the end (so that `pay()` from an `onEvent` of the last batch is
+/// still `busy`), then writes the commands into `out`.
+fn finish(f: Flight, cmds: Vec<Cmd<JsValue>>, out: &Array) {
+    let (payment, options) = (f.payment.clone(), f.options.clone());
+    FLIGHT.with(|s| *s.borrow_mut() = Some(f));
+    for c in cmds {
+        out.push(&command(c, &payment, &options));
+    }
+}
+
+fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
+    let a = Array::new();
+    let n = |x: u32| JsValue::from_f64(x as f64);
+    let s = |x: &str| JsValue::from_str(x);
+    let op = match c {
+        Cmd::Emit(kind, detail) => {
+            a.push(&s(kind));
+            a.push(&match detail {
+                Detail::None => JsValue::UNDEFINED,
+                Detail::Json(j) => to_js(&j),
+                Detail::Value(v) => v,
+                Detail::Result(r, raw) => with_raw(&r, raw),
+            });
+            0
+        }
+        Cmd::Listen(t, e) => {
+            a.push(&n(t as u32));
+            a.push(&s(&e));
+            a.push(&match t {
+                Target::Document => env::global_get("document"),
+                Target::Window => env::global().into(),
+            });
+            1
+        }
+        Cmd::Unlisten(t, e) => {
+            a.push(&n(t as u32));
+            a.push(&s(&e));
+            2
+        }
+        Cmd::SetTimer(t, ms) => {
+            a.push(&n(t as u32));
+            a.push(&n(ms));
+            3
+        }
+        Cmd::ClearTimer(t) => {
+            a.push(&n(t as u32));
+            4
+        }
+        Cmd::Navigate(url) => {
+            a.push(&env::global_get("location"));
+            a.push(&s(&url));
+            5
+        }
+        Cmd::CallBridge { bridge, method, op, params } => {
+            a.push(&env::global_get(&bridge));
+            a.push(&s(method));
+            a.push(&s(&op));
+            a.push(&to_js(&params));
+            6
+        }
+        Cmd::CallApi { global, method, params, complete } => {
+            a.push(&Page(options).api(&global));
+            a.push(&s(method));
+            a.push(&to_js(&params));
+            a.push(&JsValue::from_bool(complete));
+            7
+        }
+        Cmd::Confirm(r, raw) => {
+            a.push(&env::get(options, "confirm"));
+            a.push(payment);
+            a.push(&with_raw(&r, raw));
+            8
+        }
+        Cmd::Done(r, raw) => {
+            a.push(&with_raw(&r, raw));
+            9
+        }
+        Cmd::Fail(e, cause, result) => {
+            let error = match &cause {
+                Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
+                None => err(&e),
+            };
+            if let Some((r, raw)) = result {
+                set(&error, "result", &with_raw(&r, raw));
+            }
+            a.push(&error);
+            10
+        }
+    };
+    a.unshift(&n(op));
+    a.into()
+}
+
+/// The wallet's answer as the outcome reads it: the whole value, or, when it
+/// cannot be read whole (too big, cyclic, hostile), the members the outcome
+/// reads, so that a wallet's code is never lost to the rest of its answer.
+fn answer_of(raw: &JsValue) -> Json {
+    from_js(raw, Code::InvalidResponse, "result").unwrap_or_else(|_| {
+        let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
+        Json::Obj(
+            read.iter()
+                .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
+                    Ok(v) if !v.is_null() => Some((k.to_string(), v)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    })
+}
+
+/// `result` as the page sees it, with the wallet's own answer as `raw`.
+fn with_raw(result: &PayResult, raw: Option<JsValue>) -> JsValue {
+    let out = to_js(&result.to_json());
+    if let Some(raw) = raw.filter(|r| !r.is_undefined()) {
+        set(&out, "raw", &raw);
+    }
+    out
+}
+
+/// What the payment in flight holds: `(listeners, waiters, retained)`.
+pub fn counts() -> (usize, usize, usize) {
+    FLIGHT.with(|s| s.borrow().as_ref().map_or((0, 0, 0), |f| f.run.counts()))
+}
+
+/// `__debugCounts() -> { listeners, waiters, retained }`: what the module
+/// holds on to right now (for leak tests and the demo's diagnostics):
+/// ready-event listeners, bridge waiters, and wallet callbacks that still
+/// count (none between payments).
+#[wasm_bindgen(js_name = __debugCounts, skip_typescript)]
+pub fn debug_counts() -> JsValue {
+    #[allow(unused_mut)]
+    let (mut listeners, mut waiters, mut retained) = counts();
+    #[cfg(feature = "web-tools")]
+    {
+        let (l, w) = super::bridge::counts();
+        listeners += l;
+        waiters += w;
+        retained += super::dom::live_callbacks();
+    }
+    let o = js_sys::Object::new();
+    for (k, v) in [("listeners", listeners), ("waiters", waiters), ("retained", retained)] {
+        set(&o, k, &JsValue::from_f64(v as f64));
+    }
+    o.into()
 }

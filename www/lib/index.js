@@ -8,7 +8,8 @@
 // request; `ready()` also fetches the full module, after which every
 // synchronous export works.
 import * as payBg from "./paybridge_bg.js";
-import { PayError, link, modules, state } from "./shared.js";
+import { perform } from "./perform.js";
+import { PayError, link, modules } from "./shared.js";
 
 export * from "./api.js";
 
@@ -126,10 +127,6 @@ function loadFull(src) {
   return fullLoading;
 }
 
-// The payment module runs a `confirm` hook in the full module, loaded here
-// when first needed (src/web/pay.rs, confirm_status).
-state.confirm = (confirm, payment, hint, ms) => loadFull().then(() => modules.full.bg.__confirmStatus(confirm, payment, hint, ms));
-
 /**
  * Loads both modules once; later calls return the same promise.
  * `options.wasm` (URL, bytes or WebAssembly.Module) replaces the payment
@@ -159,10 +156,11 @@ function whenLoaded(which, load, name, args) {
 
 /** Plans, waits, performs and reports a payment (loads the payment module only). */
 export function pay(payment, options) {
-  // A module the page compiled early is linked here, and the call below
-  // happens in this turn.
+  // A module the page compiled early is linked here, and the payment starts
+  // in this turn.
   if (!payLoading) loadPay();
-  return whenLoaded("pay", loadPay, "pay", [payment, options]);
+  if (modules.pay) return perform(modules.pay.bg, payment, options);
+  return loadPay().then(() => perform(modules.pay.bg, payment, options));
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */

@@ -10,6 +10,7 @@
 // First: the glue makes a TextDecoder as soon as it is evaluated.
 import "./textcoding.js";
 import * as wasmBindings from "./paybridge_mini_bg.js";
+import { perform } from "./perform.js";
 import { PayError, link, modules } from "./shared.js";
 
 export { PayError, __wasmMemoryBytes } from "./shared.js";
@@ -140,5 +141,5 @@ export const __debugCounts = bound("__debugCounts");
 export async function pay(payment, options) {
   if (!loading) throw notReady("pay() was called before ready({ wasmPath }) (or ready({ wasmJs })) was called");
   await loading;
-  return bindings.pay(payment, options);
+  return perform(bindings, payment, options);
 }

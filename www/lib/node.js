@@ -1,6 +1,7 @@
 // paybridge for Node: the full module, ready as soon as it is imported.
 import { readFileSync } from "node:fs";
 import * as fullBg from "./paybridge_full_bg.js";
+import { perform } from "./perform.js";
 import { link, modules } from "./shared.js";
 
 export * from "./api.js";
@@ -16,8 +17,8 @@ export function ready() {
   return Promise.resolve();
 }
 
-export async function pay(payment, options) {
-  return fullBg.pay(payment, options);
+export function pay(payment, options) {
+  return perform(fullBg, payment, options);
 }
 
 export async function cardnetPay(callback, options) {

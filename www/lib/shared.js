@@ -25,9 +25,7 @@ export const modules = { pay: null, full: null };
  * State every module linked here shares, read and written by the modules
  * themselves: the one-payment-at-a-time flag (a page's payment and full
  * modules are two instances, and `pay()` and `cardnetPay()` must each see
- * the other's payment), and, in a page, `confirm`: how the payment module
- * reaches the full module that runs a `confirm` hook (set by the browser
- * entry).
+ * the other's payment).
  */
 export const state = { busy: false };
 
