@@ -150,72 +150,37 @@ fn finish(f: Flight, cmds: Vec<Cmd<JsValue>>, out: &Array) {
 }
 
 fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
-    let a = Array::new();
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
-    let op = match c {
+    let u = || JsValue::UNDEFINED;
+    // One `Array.of` a command: its operation and up to four arguments.
+    let (op, a, b, c, d) = match c {
         Cmd::Emit(kind, detail) => {
-            a.push(&s(kind));
-            a.push(&match detail {
-                Detail::None => JsValue::UNDEFINED,
+            let detail = match detail {
+                Detail::None => u(),
                 Detail::Json(j) => to_js(&j),
                 Detail::Value(v) => v,
                 Detail::Result(r, raw) => with_raw(&r, raw),
-            });
-            0
+            };
+            (0, s(kind), detail, u(), u())
         }
         Cmd::Listen(t, e) => {
-            a.push(&n(t as u32));
-            a.push(&s(&e));
-            a.push(&match t {
+            let target = match t {
                 Target::Document => env::global_get("document"),
                 Target::Window => env::global().into(),
-            });
-            1
+            };
+            (1, n(t as u32), s(&e), target, u())
         }
-        Cmd::Unlisten(t, e) => {
-            a.push(&n(t as u32));
-            a.push(&s(&e));
-            2
-        }
-        Cmd::SetTimer(t, ms) => {
-            a.push(&n(t as u32));
-            a.push(&n(ms));
-            3
-        }
-        Cmd::ClearTimer(t) => {
-            a.push(&n(t as u32));
-            4
-        }
-        Cmd::Navigate(url) => {
-            a.push(&env::global_get("location"));
-            a.push(&s(&url));
-            5
-        }
-        Cmd::CallBridge { bridge, method, op, params } => {
-            a.push(&env::global_get(&bridge));
-            a.push(&s(method));
-            a.push(&s(&op));
-            a.push(&to_js(&params));
-            6
-        }
+        Cmd::Unlisten(t, e) => (2, n(t as u32), s(&e), u(), u()),
+        Cmd::SetTimer(t, ms) => (3, n(t as u32), n(ms), u(), u()),
+        Cmd::ClearTimer(t) => (4, n(t as u32), u(), u(), u()),
+        Cmd::Navigate(url) => (5, env::global_get("location"), s(&url), u(), u()),
+        Cmd::CallBridge { bridge, method, op, params } => (6, env::global_get(&bridge), s(method), s(&op), to_js(&params)),
         Cmd::CallApi { global, method, params, complete } => {
-            a.push(&Page(options).api(&global));
-            a.push(&s(method));
-            a.push(&to_js(&params));
-            a.push(&JsValue::from_bool(complete));
-            7
+            (7, Page(options).api(&global), s(method), to_js(&params), JsValue::from_bool(complete))
         }
-        Cmd::Confirm(r, raw) => {
-            a.push(&env::get(options, "confirm"));
-            a.push(payment);
-            a.push(&with_raw(&r, raw));
-            8
-        }
-        Cmd::Done(r, raw) => {
-            a.push(&with_raw(&r, raw));
-            9
-        }
+        Cmd::Confirm(r, raw) => (8, env::get(options, "confirm"), payment.clone(), with_raw(&r, raw), u()),
+        Cmd::Done(r, raw) => (9, with_raw(&r, raw), u(), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match &cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
@@ -224,29 +189,26 @@ fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
             if let Some((r, raw)) = result {
                 set(&error, "result", &with_raw(&r, raw));
             }
-            a.push(&error);
-            10
+            (10, error, u(), u(), u())
         }
     };
-    a.unshift(&n(op));
-    a.into()
+    Array::of5(&n(op), &a, &b, &c, &d).into()
 }
 
-/// The wallet's answer as the outcome reads it: the whole value, or, when it
-/// cannot be read whole (too big, cyclic, hostile), the members the outcome
-/// reads, so that a wallet's code is never lost to the rest of its answer.
+/// The wallet's answer as the outcome reads it: the members it reads, each
+/// read alone, so that a wallet's code is never lost to the rest of its
+/// answer (too big, cyclic, hostile); the page gets the whole value as
+/// `raw`.
 fn answer_of(raw: &JsValue) -> Json {
-    from_js(raw, Code::InvalidResponse, "result").unwrap_or_else(|_| {
-        let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
-        Json::Obj(
-            read.iter()
-                .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
-                    Ok(v) if !v.is_null() => Some((k.to_string(), v)),
-                    _ => None,
-                })
-                .collect(),
-        )
-    })
+    let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
+    Json::Obj(
+        read.iter()
+            .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
+                Ok(v) if !v.is_null() => Some((k.to_string(), v)),
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`.
