@@ -220,7 +220,7 @@ test-node: pkg
 
 test-wasm: pkg setup-browser
 	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
-	  cargo test --target wasm32-unknown-unknown --features web-tools --test web
+	  cargo test --target wasm32-unknown-unknown --features web-extra --test web
 
 ## The sandbox binary the demo tests start (tests/browser/demo.test.mjs).
 sandbox-bin:

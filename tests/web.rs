@@ -1,11 +1,11 @@
 //! The wasm build in headless Chromium (wasm-bindgen-test with Debian's
 //! chromedriver): the exports called as a page calls them, on real JS values.
-//! `make test-wasm` builds it with `web-tools` (planAction, detectRuntime
+//! `make test-wasm` builds it with `web-extra` (planAction, detectRuntime
 //! and waitForBridge are not in the payment module's build).
-#![cfg(all(target_arch = "wasm32", feature = "web-tools"))]
+#![cfg(all(target_arch = "wasm32", feature = "web-extra"))]
 
 use js_sys::{Reflect, JSON};
-use paybridge::web::{bridge, exports, pay};
+use paybridge::web::{exports, pay, wait};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -67,26 +67,34 @@ fn detects_the_browser() {
 }
 
 #[wasm_bindgen_test]
-async fn waits_for_a_bridge_that_arrives_with_its_event() {
+fn waits_for_a_bridge_that_arrives_with_its_event() {
     let global = js_sys::global();
     let name = "TestBridgeA";
-    let p = bridge::wait_for_bridge(name.into(), "TestBridgeAReady".into(), js(r#"{"timeoutMs":2000}"#));
-    assert_eq!(bridge::counts(), (1, 1), "listening before the bridge exists");
+    let start = wait::wait_start(name.into(), "TestBridgeAReady".into(), js(r#"{"timeoutMs":2000}"#)).unwrap();
+    let id = start.get(0).as_f64().unwrap() as u32;
+    let listen: js_sys::Array = start.get(1).unchecked_into();
+    assert_eq!((listen.get(0), listen.get(2)), (1.into(), "TestBridgeAReady".into()), "listening first");
+    assert_eq!(last(&start).0, 3, "then a timer, the bridge not there");
+    assert_eq!(wait::counts(), (1, 1), "listening before the bridge exists");
     let b = js(r#"{"id":7}"#);
     Reflect::set(&global, &name.into(), &b).unwrap();
-    let doc: web_sys::EventTarget = get(&global, "document").unchecked_into();
-    doc.dispatch_event(&web_sys::Event::new("TestBridgeAReady").unwrap()).unwrap();
-    let got = wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
-    assert_eq!(get(&got, "id"), 7);
-    assert_eq!(bridge::counts(), (0, 0), "nothing left behind");
+    let (op, c) = last(&wait::wait_step(id, 2, "TestBridgeAReady".into()));
+    assert_eq!(op, 9);
+    assert_eq!(get(&c.get(1), "id"), 7);
+    assert_eq!(wait::counts(), (0, 0), "nothing left behind");
+    assert_eq!(wait::wait_step(id, 9, JsValue::UNDEFINED).length(), 0);
 }
 
 #[wasm_bindgen_test]
-async fn a_bridge_that_never_comes_times_out_cleanly() {
-    let p = bridge::wait_for_bridge("TestBridgeNever".into(), "TestBridgeNeverReady".into(), js(r#"{"timeoutMs":150}"#));
-    let e = wasm_bindgen_futures::JsFuture::from(p).await.unwrap_err();
-    assert_eq!(code(&e), "bridge_timeout");
-    assert_eq!(bridge::counts(), (0, 0));
+fn a_bridge_that_never_comes_times_out_cleanly() {
+    let start = wait::wait_start("TestBridgeNever".into(), "TestBridgeNeverReady".into(), js(r#"{"timeoutMs":150}"#)).unwrap();
+    let id = start.get(0).as_f64().unwrap() as u32;
+    let (op, c) = last(&wait::wait_step(id, 3, JsValue::from_f64(0.0)));
+    assert_eq!(op, 10);
+    assert_eq!(code(&c.get(1)), "bridge_timeout");
+    assert_eq!(wait::counts(), (0, 0));
+    let e = wait::wait_start(JsValue::from_f64(1.0), "E".into(), JsValue::UNDEFINED).unwrap_err();
+    assert_eq!((code(&e), get(&e, "field")), ("invalid_options".into(), "name".into()));
 }
 
 /// The last command of a batch, `[op, ...]`, and its operation.

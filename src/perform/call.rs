@@ -1,10 +1,11 @@
-//! Reaching the wallet: the bridge-ready wait (listen first, then look;
-//! the last look at the time-out) and the calls to the bridge and to the
-//! mini-program API.
+//! Reaching the wallet: the bridge-ready wait for a payment (its rules in
+//! [`super::wait`]) and the calls to the bridge and to the mini-program
+//! API.
 
-use super::{Cmd, Detail, Phase, Run, Target, Timer, World};
+use super::wait::{self, Looked};
+use super::{Cmd, Detail, Phase, Run, World};
 use crate::action::{Action, Options};
-use crate::error::{cat, push_u64, Code, PayError};
+use crate::error::{cat, Code, PayError};
 use crate::json::Json;
 use crate::prelude::*;
 use crate::runtime::Host;
@@ -37,45 +38,31 @@ impl<V: Clone> Run<V> {
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
         out.push(Cmd::Emit("waiting", Detail::Json(Json::obj(vec![("bridge", Json::str(bridge)), ("event", Json::str(event))]))));
-        if !w.has_document() {
-            // No page to listen on: only a bridge that is already there counts.
-            if w.has_global(bridge) {
-                return self.ready(w, out);
-            }
-            let msg = cat(&["the wallet bridge ", bridge, " is not here and this runtime has no document to announce it"]);
-            return self.fail(PayError::new(Code::WrongRuntime, msg), None, out);
-        }
-        out.push(Cmd::Listen(Target::Document, event.to_string()));
+        let (bridge, event) = (bridge.to_string(), event.to_string());
         self.phase = Phase::Waiting;
-        if w.has_global(bridge) {
-            out.push(Cmd::Unlisten(Target::Document, event.to_string()));
-            self.ready(w, out);
-        } else {
-            out.push(Cmd::SetTimer(Timer::Ready, self.opts.timeout_ms));
-        }
+        let looked = wait::begin(&bridge, &event, self.opts.timeout_ms, w, out);
+        self.waited(looked, &bridge, w, out);
     }
 
-    /// The ready event fired (an event without the bridge behind it keeps
-    /// the wait), or the time-out came: then the last look.
+    /// The ready event fired, or the time-out came: then the last look.
     pub(super) fn look(&mut self, timed_out: bool, w: &dyn World, out: &mut Vec<Cmd<V>>) {
         let (bridge, event) = event_names(&self.opts, self.wallet());
-        let here = w.has_global(bridge);
-        if !here && !timed_out {
-            return;
-        }
         let (bridge, event) = (bridge.to_string(), event.to_string());
-        out.push(Cmd::Unlisten(Target::Document, event));
-        if !timed_out {
-            out.push(Cmd::ClearTimer(Timer::Ready));
+        let looked = wait::look(&bridge, &event, timed_out, w, out);
+        self.waited(looked, &bridge, w, out);
+    }
+
+    #[inline(always)]
+    fn waited(&mut self, looked: Looked, bridge: &str, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+        match looked {
+            Looked::Waiting => {}
+            Looked::Ready => self.ready(w, out),
+            Looked::TimedOut => {
+                out.push(Cmd::Emit("timeout", Detail::None));
+                self.fail(wait::timeout_error(bridge, self.opts.timeout_ms), None, out);
+            }
+            Looked::NoDocument => self.fail(wait::no_document_error(bridge), None, out),
         }
-        if here {
-            return self.ready(w, out);
-        }
-        out.push(Cmd::Emit("timeout", Detail::None));
-        let mut m = cat(&["the wallet bridge ", &bridge, " did not become ready within "]);
-        push_u64(&mut m, self.opts.timeout_ms as u64);
-        m.push_str(" ms (timeoutMs)");
-        self.fail(PayError::field(Code::BridgeTimeout, "timeoutMs", m), None, out);
     }
 
     /// The bridge is there: call it.

@@ -36,8 +36,10 @@ mod answer;
 mod call;
 #[cfg(test)]
 mod tests;
+mod wait;
 
 use call::str_obj;
+pub use wait::BridgeWait;
 
 /// What the core may ask of the platform without changing it.
 pub trait World {

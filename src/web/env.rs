@@ -71,7 +71,7 @@ pub fn user_agent() -> String {
 }
 
 /// The page's `document` when there is one.
-#[cfg(feature = "web-tools")]
+#[cfg(feature = "web-extra")]
 pub fn document() -> Option<super::dom::EventTarget> {
     let d = global_get("document");
     if is_object(&d) {

@@ -20,11 +20,9 @@ pub mod auth;
 pub mod auth_tools;
 #[cfg(feature = "web-extra")]
 pub mod authorize;
-#[cfg(feature = "web-tools")]
-pub mod bridge;
 pub mod busy;
 pub mod convert;
-#[cfg(feature = "web-tools")]
+#[cfg(feature = "web-extra")]
 pub mod dom;
 pub mod env;
 pub mod error;
@@ -39,9 +37,12 @@ pub mod local;
 #[cfg(feature = "web-tools")]
 pub mod miniprogram;
 pub mod pay;
-#[cfg(feature = "web-tools")]
+pub mod protocol;
+#[cfg(feature = "web-extra")]
 pub mod slot;
-#[cfg(feature = "web-tools")]
+#[cfg(feature = "web-extra")]
 pub mod task;
 #[cfg(feature = "web-extra")]
 pub mod transport;
+#[cfg(feature = "web-extra")]
+pub mod wait;

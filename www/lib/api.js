@@ -2,14 +2,15 @@
 // line an export: the functions themselves are in the wasm. `pay` names the
 // small payment module (it exports `pay` and little else), `full` the one
 // with everything (planning, detection, authorization, verification).
-import { guard, guardClass } from "./shared.js";
+import { waitFor } from "./perform.js";
+import { guard, guardClass, loaded } from "./shared.js";
 
 export { PayError, __debugCounts, __wasmMemoryBytes } from "./shared.js";
 
 export const planAction = guard("full", "planAction");
 export const defaultProfile = guard("full", "defaultProfile");
 export const detectRuntime = guard("full", "detectRuntime");
-export const waitForBridge = guard("full", "waitForBridge");
+export const waitForBridge = (name, readyEvent, options) => waitFor(loaded("full", "waitForBridge").bg, name, readyEvent, options);
 export const wallet1AuthUrl = guard("full", "wallet1AuthUrl");
 export const wallet2AuthUrl = guard("full", "wallet2AuthUrl");
 export const cardnetAuthUrl = guard("full", "cardnetAuthUrl");

@@ -1,30 +1,53 @@
-// pay(): the shim that performs what the payment core decides (src/perform,
-// src/web/pay.rs has the commands). It listens, sets timers, calls the
-// bridge or the mini-program API, navigates and reports events when told
-// to, and feeds back what happened; it decides nothing.
+// pay() and waitForBridge(): the shim that performs what the core decides
+// (src/perform; src/web/pay.rs has the commands). It listens, sets timers,
+// calls the bridge or the mini-program API, navigates and reports events
+// when told to, and feeds back what happened; it decides nothing.
 
 const now = () => (typeof performance == "object" && performance.now ? performance.now() : Date.now());
 
+// One listener an event and target, however many runs listen (payments
+// and waits alike): [target, event, handler, the runs' feeds].
+const shared = {};
+
 /** Pays with the module whose bindings are `bg`. */
 export function perform(bg, payment, options) {
+  let onEvent;
+  try {
+    onEvent = options?.onEvent;
+  } catch {
+    // a throwing getter: no events
+  }
+  return drive(() => bg.__payStart(payment, options), (id, kind, v) => bg.__payStep(id, kind, v), onEvent);
+}
+
+/** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
+export function waitFor(bg, name, readyEvent, options) {
+  return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__waitStep(id, kind, v));
+}
+
+function drive(start, step, onEvent) {
   return new Promise((resolve, reject) => {
     let id;
     let over = false;
-    let onEvent;
-    try {
-      onEvent = options?.onEvent;
-    } catch {
-      // a throwing getter: no events
-    }
     const timers = {};
-    const listeners = {};
+    const mine = {};
+    const unlisten = (k) => {
+      const s = mine[k];
+      if (!s) return;
+      delete mine[k];
+      s[3].delete(feed);
+      if (!s[3].size) {
+        s[0].removeEventListener(s[1], s[2]);
+        delete shared[k];
+      }
+    };
     const end = () => {
       over = true;
-      bg.__payStep(id, 9);
+      step(id, 9);
       for (const k in timers) clearTimeout(timers[k]);
-      for (const k in listeners) listeners[k][0].removeEventListener(listeners[k][1], listeners[k][2]);
+      for (const k in mine) unlisten(k);
     };
-    const feed = (kind, v) => over || run(bg.__payStep(id, kind, v));
+    const feed = (kind, v) => over || run(step(id, kind, v));
     // A call, then whether it returned or threw.
     const act = (f) => {
       try {
@@ -48,16 +71,19 @@ export function perform(bg, payment, options) {
             }
           }
         } else if (op == 1) {
-          if (typeof d?.addEventListener == "function") {
-            const h = () => feed(2, b);
-            d.addEventListener(b, h);
-            listeners[a + b] = [d, b, h];
+          const k = a + b;
+          let s = shared[k];
+          if (!s && typeof d?.addEventListener == "function") {
+            const feeds = new Set();
+            s = shared[k] = [d, b, () => [...feeds].forEach((f) => f(2, b)), feeds];
+            d.addEventListener(b, s[2]);
           }
-        } else if (op == 2) {
-          const l = listeners[a + b];
-          if (l) l[0].removeEventListener(b, l[2]);
-          delete listeners[a + b];
-        } else if (op == 3) {
+          if (s) {
+            s[3].add(feed);
+            mine[k] = s;
+          }
+        } else if (op == 2) unlisten(a + b);
+        else if (op == 3) {
           clearTimeout(timers[a]);
           timers[a] = setTimeout(() => feed(3, a), b);
         } else if (op == 4) {
@@ -91,7 +117,7 @@ export function perform(bg, payment, options) {
     }
     let first;
     try {
-      first = bg.__payStart(payment, options);
+      first = start();
     } catch (e) {
       return reject(e);
     }

@@ -43,11 +43,14 @@ function notReady(name) {
 
 /** The export `name` of module `which`, throwing `not_ready` until it is loaded. */
 export function guard(which, name) {
-  return (...args) => {
-    const m = modules[which];
-    if (m === null) throw notReady(name);
-    return m.bg[name](...args);
-  };
+  return (...args) => loaded(which, name).bg[name](...args);
+}
+
+/** The module `which`, loaded; `name`'s `not_ready` error until it is. */
+export function loaded(which, name) {
+  const m = modules[which];
+  if (m === null) throw notReady(name);
+  return m;
 }
 
 /** The class `name` of the full module: `new` throws `not_ready` until it is loaded. */
@@ -70,10 +73,10 @@ export function guardClass(name) {
  * waits in the payment module, `waitForBridge()` in the full one.
  */
 export function __debugCounts() {
-  const loaded = [...new Set([modules.pay, modules.full])].filter(Boolean);
-  if (loaded.length === 0) throw notReady("__debugCounts");
+  const mods = [...new Set([modules.pay, modules.full])].filter(Boolean);
+  if (mods.length === 0) throw notReady("__debugCounts");
   const sum = { listeners: 0, waiters: 0, retained: 0 };
-  for (const m of loaded) {
+  for (const m of mods) {
     const c = m.bg.__debugCounts();
     for (const k in sum) sum[k] += c[k];
   }

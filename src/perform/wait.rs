@@ -1,0 +1,122 @@
+//! The bridge-ready wait, shared by `pay()` and `waitForBridge()`
+//! (API.md, "Bridge-ready waiting"): listen for the ready event first, then
+//! look for the bridge; act at once when it is there; remove the listener
+//! and the timer when the wait ends; look once more at the time-out before
+//! failing with `bridge_timeout`. Sharing one listener among concurrent
+//! waiters is the shim's: it adds one per event and target, however many
+//! runs listen.
+
+use super::{Cmd, Input, Target, Timer, World};
+use crate::error::{cat, push_u64, Code, PayError};
+use crate::prelude::*;
+
+/// Where a wait stands after a step.
+#[derive(Debug, PartialEq)]
+pub(super) enum Looked {
+    Waiting,
+    Ready,
+    TimedOut,
+    /// No document to listen on, and no bridge already there.
+    NoDocument,
+}
+
+/// Rule 1: listen first, then look.
+#[inline(always)]
+pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &dyn World, out: &mut Vec<Cmd<V>>) -> Looked {
+    if !w.has_document() {
+        // No page to listen on: only a bridge that is already there counts.
+        return if w.has_global(bridge) { Looked::Ready } else { Looked::NoDocument };
+    }
+    out.push(Cmd::Listen(Target::Document, event.to_string()));
+    if w.has_global(bridge) {
+        out.push(Cmd::Unlisten(Target::Document, event.to_string()));
+        return Looked::Ready;
+    }
+    out.push(Cmd::SetTimer(Timer::Ready, timeout_ms));
+    Looked::Waiting
+}
+
+/// The ready event fired (an event without the bridge behind it keeps the
+/// wait), or the time-out came: then the last look.
+#[inline(always)]
+pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &dyn World, out: &mut Vec<Cmd<V>>) -> Looked {
+    let here = w.has_global(bridge);
+    if !here && !timed_out {
+        return Looked::Waiting;
+    }
+    out.push(Cmd::Unlisten(Target::Document, event.to_string()));
+    if !timed_out {
+        out.push(Cmd::ClearTimer(Timer::Ready));
+    }
+    if here {
+        Looked::Ready
+    } else {
+        Looked::TimedOut
+    }
+}
+
+#[inline(always)]
+pub(super) fn timeout_error(bridge: &str, timeout_ms: u32) -> PayError {
+    let mut m = cat(&["the wallet bridge ", bridge, " did not become ready within "]);
+    push_u64(&mut m, timeout_ms as u64);
+    m.push_str(" ms (timeoutMs)");
+    PayError::field(Code::BridgeTimeout, "timeoutMs", m)
+}
+
+#[inline(always)]
+pub(super) fn no_document_error(bridge: &str) -> PayError {
+    PayError::new(Code::WrongRuntime, cat(&["the wallet bridge ", bridge, " is not here and this runtime has no document to announce it"]))
+}
+
+/// `waitForBridge(name, readyEvent, { timeoutMs })`: the wait alone, which
+/// ends with [`Cmd::Fail`] or with the bridge found ([`BridgeWait::found`]).
+pub struct BridgeWait {
+    bridge: String,
+    event: String,
+    waiting: bool,
+    found: bool,
+}
+
+impl BridgeWait {
+    pub fn start<V>(bridge: String, event: String, timeout_ms: u32, w: &dyn World) -> (BridgeWait, Vec<Cmd<V>>) {
+        let mut out = Vec::new();
+        let looked = begin(&bridge, &event, timeout_ms, w, &mut out);
+        let mut wait = BridgeWait { bridge, event, waiting: false, found: false };
+        wait.end(looked, timeout_ms, &mut out);
+        (wait, out)
+    }
+
+    /// Answers one input; inputs after the end change nothing.
+    pub fn step<V>(&mut self, input: Input<V>, timeout_ms: u32, w: &dyn World) -> Vec<Cmd<V>> {
+        let mut out = Vec::new();
+        if self.waiting {
+            let looked = match input {
+                Input::Event(_) => look(&self.bridge, &self.event, false, w, &mut out),
+                Input::Timer(Timer::Ready) => look(&self.bridge, &self.event, true, w, &mut out),
+                _ => Looked::Waiting,
+            };
+            self.end(looked, timeout_ms, &mut out);
+        }
+        out
+    }
+
+    fn end<V>(&mut self, looked: Looked, timeout_ms: u32, out: &mut Vec<Cmd<V>>) {
+        self.waiting = looked == Looked::Waiting;
+        match looked {
+            Looked::Waiting => {}
+            Looked::Ready => self.found = true,
+            Looked::TimedOut => out.push(Cmd::Fail(timeout_error(&self.bridge, timeout_ms), None, None)),
+            Looked::NoDocument => out.push(Cmd::Fail(no_document_error(&self.bridge), None, None)),
+        }
+    }
+
+    /// The bridge's global name, once, when the last step found it.
+    pub fn found(&mut self) -> Option<&str> {
+        core::mem::take(&mut self.found).then_some(self.bridge.as_str())
+    }
+
+    /// Whether the wait goes on, and for which event.
+    pub fn waiting(&self) -> Option<&str> {
+        self.waiting.then_some(self.event.as_str())
+    }
+}

@@ -1,0 +1,162 @@
+//! The protocol between the wasm edges that run the core
+//! ([`crate::perform`]: `pay()` in [`super::pay`], `waitForBridge()` in
+//! `wait.rs`) and the shim that performs (`www/lib/perform.js`).
+//!
+//! A run starts with `[run, ...commands]` and is fed with
+//! `step(run, kind, value)`, which answers the next commands. A command is
+//! an array, its first element the operation:
+//!
+//! | op | command | the shim |
+//! | --- | --- | --- |
+//! | 0 | `[0, type, detail]` | calls `onEvent({ type, at, detail })` |
+//! | 1, 2 | `[1, t, event, target]`, `[2, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`) that feeds `[2, event]` |
+//! | 3, 4 | `[3, id, ms]`, `[4, id]` | sets (feeds `[3, id]`), clears a timer |
+//! | 5 | `[5, location, url]` | `location.assign(url)` |
+//! | 6 | `[6, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[4, v]` |
+//! | 7 | `[7, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[4 \| 5 \| 6, v]` |
+//! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
+//! | 9, 10 | `[9, result]`, `[10, error]` | resolves, rejects; the run's listeners and timers go |
+//!
+//! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
+//! when it threw (and after 8 only `[1, e]`, when `confirm` threw). Having
+//! performed 9 or 10 it feeds `[9]`: the edge lets the run go.
+
+use super::convert::{from_js, set, to_js};
+use super::env;
+use super::error::{from_thrown, to_js as err};
+use crate::error::Code;
+use crate::json::Json;
+use crate::outcome::{Callback, PayResult};
+use crate::perform::{Cmd, Detail, Input, Target, Timer, World};
+use crate::prelude::*;
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+/// The platform as the core asks about it.
+pub struct Page<'a>(pub &'a JsValue);
+
+impl Page<'_> {
+    fn api(&self, global: &str) -> JsValue {
+        let given = env::get(self.0, "api");
+        if env::is_object(&given) {
+            given
+        } else {
+            env::global_get(global)
+        }
+    }
+}
+
+impl World for Page<'_> {
+    fn has_document(&self) -> bool {
+        env::is_object(&env::global_get("document"))
+    }
+    fn visible(&self) -> bool {
+        env::page_visible()
+    }
+    fn has_global(&self, name: &str) -> bool {
+        env::is_object(&env::global_get(name))
+    }
+    fn has_method(&self, name: &str, method: &str) -> bool {
+        env::method(&env::global_get(name), method).is_some()
+    }
+    fn api_has(&self, global: &str, method: &str) -> bool {
+        env::method(&self.api(global), method).is_some()
+    }
+    fn calls_apis(&self) -> bool {
+        cfg!(feature = "web-tools")
+    }
+}
+
+/// What happened, as the shim feeds it (`kind`, see the table above).
+pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
+    match kind {
+        0 => Input::Returned,
+        1 => Input::Threw(v),
+        2 => Input::Event(v.as_string().unwrap_or_default()),
+        3 => Input::Timer(match v.as_f64().unwrap_or(0.0) as u32 {
+            0 => Timer::Ready,
+            1 => Timer::Answer,
+            2 => Timer::Grace,
+            3 => Timer::Fallback,
+            _ => Timer::Confirm,
+        }),
+        4..=6 => {
+            let which = [Callback::Success, Callback::Fail, Callback::CompleteOnly][kind as usize - 4];
+            let answer = answer_of(&v);
+            Input::Callback(which, v, answer)
+        }
+        7 => Input::Confirmed(v.as_string()),
+        _ => Input::ConfirmFailed(v),
+    }
+}
+
+pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
+    let n = |x: u32| JsValue::from_f64(x as f64);
+    let s = |x: &str| JsValue::from_str(x);
+    let u = || JsValue::UNDEFINED;
+    // One `Array.of` a command: its operation and up to four arguments.
+    let (op, a, b, c, d) = match c {
+        Cmd::Emit(kind, detail) => {
+            let detail = match detail {
+                Detail::None => u(),
+                Detail::Json(j) => to_js(&j),
+                Detail::Value(v) => v,
+                Detail::Result(r, raw) => with_raw(&r, raw),
+            };
+            (0, s(kind), detail, u(), u())
+        }
+        Cmd::Listen(t, e) => {
+            let target = match t {
+                Target::Document => env::global_get("document"),
+                Target::Window => env::global().into(),
+            };
+            (1, n(t as u32), s(&e), target, u())
+        }
+        Cmd::Unlisten(t, e) => (2, n(t as u32), s(&e), u(), u()),
+        Cmd::SetTimer(t, ms) => (3, n(t as u32), n(ms), u(), u()),
+        Cmd::ClearTimer(t) => (4, n(t as u32), u(), u(), u()),
+        Cmd::Navigate(url) => (5, env::global_get("location"), s(&url), u(), u()),
+        Cmd::CallBridge { bridge, method, op, params } => (6, env::global_get(&bridge), s(method), s(&op), to_js(&params)),
+        Cmd::CallApi { global, method, params, complete } => {
+            (7, Page(options).api(&global), s(method), to_js(&params), JsValue::from_bool(complete))
+        }
+        Cmd::Confirm(r, raw) => (8, env::get(options, "confirm"), payment.clone(), with_raw(&r, raw), u()),
+        Cmd::Done(r, raw) => (9, with_raw(&r, raw), u(), u(), u()),
+        Cmd::Fail(e, cause, result) => {
+            let error = match &cause {
+                Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
+                None => err(&e),
+            };
+            if let Some((r, raw)) = result {
+                set(&error, "result", &with_raw(&r, raw));
+            }
+            (10, error, u(), u(), u())
+        }
+    };
+    Array::of5(&n(op), &a, &b, &c, &d).into()
+}
+
+/// The wallet's answer as the outcome reads it: the members it reads, each
+/// read alone, so that a wallet's code is never lost to the rest of its
+/// answer (too big, cyclic, hostile); the page gets the whole value as
+/// `raw`.
+fn answer_of(raw: &JsValue) -> Json {
+    let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
+    Json::Obj(
+        read.iter()
+            .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
+                Ok(v) if !v.is_null() => Some((k.to_string(), v)),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// `result` as the page sees it, with the wallet's own answer as `raw`.
+fn with_raw(result: &PayResult, raw: Option<JsValue>) -> JsValue {
+    let out = to_js(&result.to_json());
+    if let Some(raw) = raw.filter(|r| !r.is_undefined()) {
+        set(&out, "raw", &raw);
+    }
+    out
+}

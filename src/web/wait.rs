@@ -1,0 +1,103 @@
+//! `waitForBridge()` in the wasm build: the core's wait
+//! ([`crate::perform::BridgeWait`], the same rules `pay()` waits by),
+//! performed by the shim (`www/lib/perform.js`) as `pay()` is.
+//!
+//! `__waitStart(name, readyEvent, options)` checks the arguments (a bad one
+//! throws its `PayError`) and answers `[wait, ...commands]`;
+//! `__waitStep(wait, kind, value)` feeds what happened. The commands and
+//! inputs are `pay()`'s (`web/pay.rs`); the wait ends with `[9, bridge]` or
+//! `[10, error]`. Any number of waits may run at once; the shim shares one
+//! listener among them.
+
+use super::error::to_js as err;
+use super::local::{Local, RefCell};
+use super::protocol::{command, input_of, Page};
+use crate::error::{cat, Code, PayError};
+use crate::perform::BridgeWait;
+use crate::prelude::*;
+use core::cell::Cell;
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+/// The waits going on: their number, time limit and state.
+static WAITS: Local<RefCell<Vec<(u32, u32, BridgeWait)>>> = Local::new(RefCell::new(Vec::new()));
+static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
+
+fn check_name(v: Option<String>, field: &str) -> Result<String, PayError> {
+    match v {
+        Some(v)
+            if !v.is_empty()
+                && v.len() <= 128
+                && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b':' | b'-')) =>
+        {
+            Ok(v)
+        }
+        _ => Err(PayError::field(
+            Code::InvalidOptions,
+            field,
+            cat(&[field, " must be a string naming a global or an event (letters, digits, _ $ . : -)"]),
+        )),
+    }
+}
+
+/// `__waitStart(name, readyEvent, options?) -> [wait, ...commands]`.
+#[wasm_bindgen(js_name = __waitStart, skip_typescript)]
+pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Result<Array, JsValue> {
+    let args = || {
+        let name = check_name(name.as_string(), "name")?;
+        let event = check_name(ready_event.as_string(), "readyEvent")?;
+        Ok::<_, PayError>((name, event, super::exports::options_from(&options)?.timeout_ms))
+    };
+    let (name, event, ms) = args().map_err(|e| err(&e))?;
+    let (wait, cmds) = BridgeWait::start(name, event, ms, &Page(&JsValue::UNDEFINED));
+    let id = NEXT.with(|n| {
+        n.set(n.get().wrapping_add(1));
+        n.get()
+    });
+    let out = Array::new();
+    out.push(&JsValue::from_f64(id as f64));
+    keep(id, ms, wait, cmds, &out);
+    Ok(out)
+}
+
+/// `__waitStep(wait, kind, value) -> commands`; `[9]` once the shim has
+/// performed the end.
+#[wasm_bindgen(js_name = __waitStep, skip_typescript)]
+pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
+    let out = Array::new();
+    let taken = WAITS.with(|w| {
+        let mut w = w.borrow_mut();
+        let i = w.iter().position(|(wid, ..)| *wid == id)?;
+        Some(w.swap_remove(i))
+    });
+    if let Some((_, ms, mut wait)) = taken.filter(|_| kind != 9) {
+        let cmds = wait.step(input_of(kind, v), ms, &Page(&JsValue::UNDEFINED));
+        keep(id, ms, wait, cmds, &out);
+    }
+    out
+}
+
+/// Keeps the wait until the shim has performed its end, and writes the
+/// commands into `out`, the bridge found last (`[9, bridge]`).
+fn keep(id: u32, ms: u32, mut wait: BridgeWait, cmds: Vec<crate::perform::Cmd<JsValue>>, out: &Array) {
+    for c in cmds {
+        out.push(&command(c, &JsValue::UNDEFINED, &JsValue::UNDEFINED));
+    }
+    if let Some(bridge) = wait.found() {
+        out.push(&Array::of2(&JsValue::from_f64(9.0), &super::env::global_get(bridge)));
+    }
+    WAITS.with(|w| w.borrow_mut().push((id, ms, wait)));
+}
+
+/// The ready-event listeners (one an event, however many wait on it) and
+/// the waits going on.
+pub fn counts() -> (usize, usize) {
+    WAITS.with(|w| {
+        let w = w.borrow();
+        let mut events: Vec<&str> = w.iter().filter_map(|(.., x)| x.waiting()).collect();
+        let waiters = events.len();
+        events.sort_unstable();
+        events.dedup();
+        (events.len(), waiters)
+    })
+}
