@@ -9,8 +9,8 @@
 //! Three builds, by feature: the browser's payment module (no feature:
 //! `pay` alone, what a paying page downloads); `web-tools` adds the
 //! synchronous payment exports and the mini-program helpers (the
-//! mini-program module); `web-extra` adds authorization and verification
-//! (the full module, which `ready()` loads and Node uses).
+//! mini-program module); `web-extra` adds `waitForBridge`, authorization
+//! and verification (the full module, which `ready()` loads and Node uses).
 
 #[cfg(feature = "wasm2js")]
 mod arena;

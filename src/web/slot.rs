@@ -1,6 +1,6 @@
 //! A value filled in once by a callback and awaited by a future: how a
-//! wallet's callback, a timer or a promise hands its answer to the waiting
-//! payment (`pay.rs`, `bridge.rs`, `task.rs`).
+//! callback, a timer or a promise hands its answer to the full module's
+//! asynchronous flows (`flow.rs`, `hook.rs`, `task.rs`).
 
 use super::local::RefCell;
 use alloc::rc::Rc;
