@@ -119,6 +119,30 @@ test("concurrent waiters share one listener and all resolve", async () => {
   await page.close();
 });
 
+test("a payment and waitForBridge waiting on one ready event share its listener; each ends on it; a bad name rejects", async () => {
+  const page = await harness();
+  const r = await page.evaluate(async (p) => {
+    const profile = pb.defaultProfile();
+    const paid = pb.pay(p, { runtime: { host: "wallet1", mobile: true } });
+    const waited = pb.waitForBridge(profile.wallet1.bridge, profile.wallet1.readyEvent, { timeoutMs: 2000 });
+    const during = liveListeners();
+    const calls = [];
+    window[profile.wallet1.bridge] = { call: (n, params, cb) => { calls.push(params.tradeNO); cb({ resultCode: "9000" }); } };
+    document.dispatchEvent(new Event(profile.wallet1.readyEvent));
+    const [result, bridge] = await Promise.all([paid, waited]);
+    const bad = await pb.waitForBridge("no spaces allowed", "E").then(() => "resolved", (e) => [e instanceof pb.PayError, e.code, e.field]);
+    return { during, status: result.status, same: bridge === window[profile.wallet1.bridge], calls, after: liveListeners(), counts: pb.__debugCounts(), bad };
+  }, wallet1Pub);
+  assert.deepEqual(r.during, { Wallet1JSBridgeReady: 1 });
+  assert.equal(r.status, "succeeded");
+  assert.equal(r.same, true);
+  assert.deepEqual(r.calls, ["T100"]);
+  assert.deepEqual(r.after, {});
+  assert.deepEqual(r.counts, { listeners: 0, waiters: 0, retained: 0 });
+  assert.deepEqual(r.bad, [true, "invalid_options", "name"]);
+  await page.close();
+});
+
 test("every wallet1 result code maps through the profile", async () => {
   const page = await harness();
   const r = await page.evaluate(async (p) => {
