@@ -223,14 +223,14 @@ fn wait_for_bridge_alone_listens_first_and_ends_once() {
     let (mut wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 300, &w);
     assert_eq!(kinds(&out), ["listen BReady", "timer Ready 300"]);
     assert_eq!(wait.waiting(), Some("BReady"));
-    assert!(wait.step::<u32>(Input::Event("BReady".into()), 300, &w).is_empty(), "no bridge behind the event");
+    assert!(wait.step::<u32>(Input::Event("BReady".into()), &w).is_empty(), "no bridge behind the event");
     w.bridge.set(true);
-    let out = wait.step::<u32>(Input::Event("BReady".into()), 300, &w);
+    let out = wait.step::<u32>(Input::Event("BReady".into()), &w);
     assert_eq!(kinds(&out), ["unlisten BReady", "clear Ready"]);
     assert_eq!(wait.waiting(), None);
     assert_eq!(wait.found(), Some("B"));
     assert_eq!(wait.found(), None, "found once");
-    assert!(wait.step::<u32>(Input::Timer(Timer::Ready), 300, &w).is_empty(), "a late timer changes nothing");
+    assert!(wait.step::<u32>(Input::Timer(Timer::Ready), &w).is_empty(), "a late timer changes nothing");
 
     // Already there: listened, then looked, then found, with no timer.
     let (mut wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 300, &w);
@@ -242,7 +242,7 @@ fn wait_for_bridge_alone_listens_first_and_ends_once() {
 fn wait_for_bridge_alone_looks_once_more_at_the_time_out() {
     let w = page();
     let (mut wait, _) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 50, &w);
-    let out = wait.step::<u32>(Input::Timer(Timer::Ready), 50, &w);
+    let out = wait.step::<u32>(Input::Timer(Timer::Ready), &w);
     assert_eq!(kinds(&out), ["unlisten BReady", "fail bridge_timeout"]);
     let Cmd::Fail(e, ..) = &out[1] else { unreachable!() };
     assert_eq!(e.field.as_deref(), Some("timeoutMs"));
@@ -251,7 +251,7 @@ fn wait_for_bridge_alone_looks_once_more_at_the_time_out() {
     // The bridge came just before the time-out, its event missed.
     let (mut wait, _) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 50, &w);
     w.bridge.set(true);
-    assert_eq!(kinds(&wait.step::<u32>(Input::Timer(Timer::Ready), 50, &w)), ["unlisten BReady"]);
+    assert_eq!(kinds(&wait.step::<u32>(Input::Timer(Timer::Ready), &w)), ["unlisten BReady"]);
     assert_eq!(wait.found(), Some("B"));
 
     // No document: only a bridge already there counts.

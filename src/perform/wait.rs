@@ -73,6 +73,7 @@ pub(super) fn no_document_error(bridge: &str) -> PayError {
 pub struct BridgeWait {
     bridge: String,
     event: String,
+    timeout_ms: u32,
     waiting: bool,
     found: bool,
 }
@@ -81,13 +82,13 @@ impl BridgeWait {
     pub fn start<V>(bridge: String, event: String, timeout_ms: u32, w: &dyn World) -> (BridgeWait, Vec<Cmd<V>>) {
         let mut out = Vec::new();
         let looked = begin(&bridge, &event, timeout_ms, w, &mut out);
-        let mut wait = BridgeWait { bridge, event, waiting: false, found: false };
-        wait.end(looked, timeout_ms, &mut out);
+        let mut wait = BridgeWait { bridge, event, timeout_ms, waiting: false, found: false };
+        wait.end(looked, &mut out);
         (wait, out)
     }
 
     /// Answers one input; inputs after the end change nothing.
-    pub fn step<V>(&mut self, input: Input<V>, timeout_ms: u32, w: &dyn World) -> Vec<Cmd<V>> {
+    pub fn step<V>(&mut self, input: Input<V>, w: &dyn World) -> Vec<Cmd<V>> {
         let mut out = Vec::new();
         if self.waiting {
             let looked = match input {
@@ -95,17 +96,17 @@ impl BridgeWait {
                 Input::Timer(Timer::Ready) => look(&self.bridge, &self.event, true, w, &mut out),
                 _ => Looked::Waiting,
             };
-            self.end(looked, timeout_ms, &mut out);
+            self.end(looked, &mut out);
         }
         out
     }
 
-    fn end<V>(&mut self, looked: Looked, timeout_ms: u32, out: &mut Vec<Cmd<V>>) {
+    fn end<V>(&mut self, looked: Looked, out: &mut Vec<Cmd<V>>) {
         self.waiting = looked == Looked::Waiting;
         match looked {
             Looked::Waiting => {}
             Looked::Ready => self.found = true,
-            Looked::TimedOut => out.push(Cmd::Fail(timeout_error(&self.bridge, timeout_ms), None, None)),
+            Looked::TimedOut => out.push(Cmd::Fail(timeout_error(&self.bridge, self.timeout_ms), None, None)),
             Looked::NoDocument => out.push(Cmd::Fail(no_document_error(&self.bridge), None, None)),
         }
     }

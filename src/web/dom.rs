@@ -1,9 +1,9 @@
-//! Event listeners and timers that remove themselves when dropped.
+//! Timers and callbacks that remove themselves when dropped (the full
+//! module's asynchronous flows).
 //!
-//! The same idea as gloo's `EventListener` and `Timeout` (which need the
-//! standard library): a value owns the registration and its closure, and
-//! dropping it removes both, so a wait that ends for any reason leaves
-//! nothing behind.
+//! The same idea as gloo's `Timeout` (which needs the standard library): a
+//! value owns the registration and its closure, and dropping it removes
+//! both, so a wait that ends for any reason leaves nothing behind.
 
 use super::local::{Local, RefCell};
 use crate::prelude::*;
@@ -15,16 +15,6 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// Anything with `addEventListener` (the page's `document`).
-    #[derive(Clone)]
-    pub type EventTarget;
-
-    #[wasm_bindgen(method, js_name = addEventListener)]
-    fn add_event_listener(this: &EventTarget, kind: &str, f: &Function);
-
-    #[wasm_bindgen(method, js_name = removeEventListener)]
-    fn remove_event_listener(this: &EventTarget, kind: &str, f: &Function);
-
     #[wasm_bindgen(js_name = setTimeout)]
     fn set_timeout(f: &Function, ms: i32) -> JsValue;
 
@@ -38,28 +28,6 @@ extern "C" {
     /// `dispatch.bind(undefined, id)`.
     #[wasm_bindgen(method, js_name = bind)]
     fn bind(this: &Dispatch, this_arg: &JsValue, id: u32) -> Function;
-}
-
-/// A listener on `target` for `kind`, removed on drop.
-#[must_use = "the listener is removed when this value is dropped"]
-pub struct EventListener {
-    target: EventTarget,
-    kind: String,
-    closure: Closure<dyn FnMut(JsValue)>,
-}
-
-impl EventListener {
-    pub fn new(target: &EventTarget, kind: &str, f: impl FnMut(JsValue) + 'static) -> EventListener {
-        let closure = Closure::wrap(Box::new(f) as Box<dyn FnMut(JsValue)>);
-        target.add_event_listener(kind, closure.as_ref().unchecked_ref());
-        EventListener { target: target.clone(), kind: kind.to_string(), closure }
-    }
-}
-
-impl Drop for EventListener {
-    fn drop(&mut self) {
-        self.target.remove_event_listener(&self.kind, self.closure.as_ref().unchecked_ref());
-    }
 }
 
 /// A `setTimeout`, cleared on drop.

@@ -70,17 +70,6 @@ pub fn user_agent() -> String {
     get(&global_get("navigator"), "userAgent").as_string().unwrap_or_default()
 }
 
-/// The page's `document` when there is one.
-#[cfg(feature = "web-extra")]
-pub fn document() -> Option<super::dom::EventTarget> {
-    let d = global_get("document");
-    if is_object(&d) {
-        Some(d.unchecked_into())
-    } else {
-        None
-    }
-}
-
 /// Whether the page is visible (true where there is no document).
 pub fn page_visible() -> bool {
     match get(&global_get("document"), "visibilityState").as_string() {

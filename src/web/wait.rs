@@ -19,8 +19,8 @@ use core::cell::Cell;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-/// The waits going on: their number, time limit and state.
-static WAITS: Local<RefCell<Vec<(u32, u32, BridgeWait)>>> = Local::new(RefCell::new(Vec::new()));
+/// The waits going on: their number and state.
+static WAITS: Local<RefCell<Vec<(u32, BridgeWait)>>> = Local::new(RefCell::new(Vec::new()));
 static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
 
 fn check_name(v: Option<String>, field: &str) -> Result<String, PayError> {
@@ -56,7 +56,7 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
     });
     let out = Array::new();
     out.push(&JsValue::from_f64(id as f64));
-    keep(id, ms, wait, cmds, &out);
+    keep(id, wait, cmds, &out);
     Ok(out)
 }
 
@@ -67,26 +67,26 @@ pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
     let out = Array::new();
     let taken = WAITS.with(|w| {
         let mut w = w.borrow_mut();
-        let i = w.iter().position(|(wid, ..)| *wid == id)?;
+        let i = w.iter().position(|(wid, _)| *wid == id)?;
         Some(w.swap_remove(i))
     });
-    if let Some((_, ms, mut wait)) = taken.filter(|_| kind != 9) {
-        let cmds = wait.step(input_of(kind, v), ms, &Page(&JsValue::UNDEFINED));
-        keep(id, ms, wait, cmds, &out);
+    if let Some((_, mut wait)) = taken.filter(|_| kind != 9) {
+        let cmds = wait.step(input_of(kind, v), &Page(&JsValue::UNDEFINED));
+        keep(id, wait, cmds, &out);
     }
     out
 }
 
 /// Keeps the wait until the shim has performed its end, and writes the
 /// commands into `out`, the bridge found last (`[9, bridge]`).
-fn keep(id: u32, ms: u32, mut wait: BridgeWait, cmds: Vec<crate::perform::Cmd<JsValue>>, out: &Array) {
+fn keep(id: u32, mut wait: BridgeWait, cmds: Vec<crate::perform::Cmd<JsValue>>, out: &Array) {
     for c in cmds {
         out.push(&command(c, &JsValue::UNDEFINED, &JsValue::UNDEFINED));
     }
     if let Some(bridge) = wait.found() {
         out.push(&Array::of2(&JsValue::from_f64(9.0), &super::env::global_get(bridge)));
     }
-    WAITS.with(|w| w.borrow_mut().push((id, ms, wait)));
+    WAITS.with(|w| w.borrow_mut().push((id, wait)));
 }
 
 /// The ready-event listeners (one an event, however many wait on it) and
@@ -94,7 +94,7 @@ fn keep(id: u32, ms: u32, mut wait: BridgeWait, cmds: Vec<crate::perform::Cmd<Js
 pub fn counts() -> (usize, usize) {
     WAITS.with(|w| {
         let w = w.borrow();
-        let mut events: Vec<&str> = w.iter().filter_map(|(.., x)| x.waiting()).collect();
+        let mut events: Vec<&str> = w.iter().filter_map(|(_, x)| x.waiting()).collect();
         let waiters = events.len();
         events.sort_unstable();
         events.dedup();

@@ -137,21 +137,22 @@ export function ready(options) {
 }
 
 /**
- * `name(...args)` of module `which` once it is loaded. When it is loaded
- * already the call happens now, not a turn later: a second payment started
- * while one is in flight (a double tap, an onEvent handler) must meet the
- * in-flight guard before the first one can finish, or it would pay again.
+ * `call(bg)` with the bindings of module `which` once it is loaded. When it
+ * is loaded already the call happens now, not a turn later: a second
+ * payment started while one is in flight (a double tap, an onEvent handler)
+ * must meet the in-flight guard before the first one can finish, or it
+ * would pay again.
  */
-function whenLoaded(which, load, name, args) {
+function whenLoaded(which, load, call) {
   const m = modules[which];
   if (m !== null) {
     try {
-      return m.bg[name](...args);
+      return call(m.bg);
     } catch (e) {
       return Promise.reject(e);
     }
   }
-  return load().then(() => modules[which].bg[name](...args));
+  return load().then(() => call(modules[which].bg));
 }
 
 /** Plans, waits, performs and reports a payment (loads the payment module only). */
@@ -159,11 +160,10 @@ export function pay(payment, options) {
   // A module the page compiled early is linked here, and the payment starts
   // in this turn.
   if (!payLoading) loadPay();
-  if (modules.pay) return perform(modules.pay.bg, payment, options);
-  return loadPay().then(() => perform(modules.pay.bg, payment, options));
+  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options));
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */
 export function cardnetPay(callback, options) {
-  return whenLoaded("full", loadFull, "cardnetPay", [callback, options]);
+  return whenLoaded("full", loadFull, (bg) => bg.cardnetPay(callback, options));
 }

@@ -56,9 +56,7 @@ export function loaded(which, name) {
 /** The class `name` of the full module: `new` throws `not_ready` until it is loaded. */
 export function guardClass(name) {
   const Guarded = function (...args) {
-    const m = modules.full;
-    if (m === null) throw notReady(`new ${name}`);
-    return Reflect.construct(m.bg[name], args);
+    return Reflect.construct(loaded("full", `new ${name}`).bg[name], args);
   };
   Object.defineProperty(Guarded, "name", { value: name });
   Object.defineProperty(Guarded, Symbol.hasInstance, { value: (x) => modules.full !== null && x instanceof modules.full.bg[name] });
