@@ -3,6 +3,7 @@
 // the profile's names.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { useBrowser, openHarness, wallet1Pub, wallet2Pub } from "../tools/harness.mjs";
 
 const ctx = useBrowser();
@@ -699,6 +700,36 @@ test("pay() downloads the entry alone, one request with the payment module insid
   assert.ok(r.isClient);
   assert.ok(fetched.includes("/pkg/paybridge_full_bg.wasm"));
   await page.close();
+});
+
+test("the carried payment module reads the same with the platform's base64 codec and without it (an older runtime)", async () => {
+  const wasm = readFileSync(new URL("../../pkg/paybridge_bg.wasm", import.meta.url));
+  for (const native of [true, false]) {
+    const page = await ctx.browser.newPage();
+    if (!native) await page.addInitScript(() => delete Uint8Array.fromBase64);
+    await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+    const r = await page.evaluate(async () => {
+      const has = typeof Uint8Array.fromBase64 === "function";
+      // What the entry compiled: the module's own bytes, seen through the
+      // compiler the page has (the carried copy must be byte for byte the
+      // published .wasm).
+      const seen = [];
+      const Module = WebAssembly.Module;
+      WebAssembly.Module = function (bytes) {
+        seen.push(Array.from(bytes));
+        return new Module(bytes);
+      };
+      const mod = await import("/pkg/index.js");
+      window.Wallet1JSBridge = { call: (n, p, cb) => cb({ resultCode: "9000" }) };
+      const paid = (await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } })).status;
+      return { has, paid, seen };
+    });
+    assert.equal(r.has, native);
+    assert.equal(r.paid, "succeeded");
+    assert.equal(r.seen.length, 1, "compiled once, from the carried bytes");
+    assert.ok(Buffer.from(r.seen[0]).equals(wasm), `native ${native}: the carried bytes differ from pkg/paybridge_bg.wasm`);
+    await page.close();
+  }
 });
 
 test("confirm runs in the payment module: nothing else is fetched for it, even where the full module cannot be", async () => {
