@@ -26,7 +26,7 @@ impl<V: Clone> Run<V> {
             Some((which, raw, a)) => {
                 let r = match (&self.action, which) {
                     (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(ch, &a),
-                    (Action::Wallet2RequestPayment { .. }, which) => outcome::wallet2_mini_result(ch, which, &a),
+                    (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(ch, which, &a),
                     (_, Callback::Success) => outcome::wallet1_result(p, ch, &a),
                     _ => outcome::wallet1_fail(p, ch, &a),
                 };

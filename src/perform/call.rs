@@ -3,7 +3,7 @@
 //! API.
 
 use super::wait::{self, Looked};
-use super::{Cmd, Detail, Phase, Run, World};
+use super::{Cmd, Detail, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::json::Json;
@@ -96,7 +96,10 @@ impl<V: Clone> Run<V> {
         w: &dyn World,
         out: &mut Vec<Cmd<V>>,
     ) {
-        let why = if !w.calls_apis() {
+        // The browser's payment module never calls a mini-program API (the
+        // page has none): known when it is built, so that none of the code
+        // after this refusal is in it.
+        let why = if !API_CALLS || !w.calls_apis() {
             "which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }"
         } else if !w.api_has(&global, method) {
             "and none was given: call pay() from a mini-program page with { api } (its global API object)"

@@ -41,6 +41,12 @@ mod wait;
 use call::str_obj;
 pub use wait::BridgeWait;
 
+/// Whether this build calls mini-program APIs at all: every build but the
+/// browser's payment module (wasm, without `web-tools`), whose pages have
+/// none. Known when the module is built, so that the code of those calls
+/// and of their answers is not in that module.
+pub const API_CALLS: bool = !cfg!(target_arch = "wasm32") || cfg!(feature = "web-tools");
+
 /// What the core may ask of the platform without changing it.
 pub trait World {
     /// Whether there is a document to listen on (a page).

@@ -117,6 +117,8 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
         Cmd::ClearTimer(t) => (4, n(t as u32), u(), u(), u()),
         Cmd::Navigate(url) => (5, env::global_get("location"), s(&url), u(), u()),
         Cmd::CallBridge { bridge, method, op, params } => (6, env::global_get(&bridge), s(method), s(&op), to_js(&params)),
+        // Never made by the browser's payment module (perform::API_CALLS).
+        Cmd::CallApi { .. } if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
         Cmd::CallApi { global, method, params, complete } => {
             (7, Page(options).api(&global), s(method), to_js(&params), JsValue::from_bool(complete))
         }
