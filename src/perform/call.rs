@@ -20,7 +20,7 @@ pub(super) fn event_names(o: &Options, wallet: Host) -> (&str, &str) {
 
 impl<V: Clone> Run<V> {
     /// Rule 1: listen first, then look.
-    pub(super) fn wait(&mut self, wallet: Host, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+    pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut Vec<Cmd<V>>) {
         let (bridge, event) = event_names(&self.opts, wallet);
         if self.runtime.host != wallet && !w.has_global(bridge) {
             let msg = cat(&[
@@ -45,7 +45,7 @@ impl<V: Clone> Run<V> {
     }
 
     /// The ready event fired, or the time-out came: then the last look.
-    pub(super) fn look(&mut self, timed_out: bool, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+    pub(super) fn look(&mut self, timed_out: bool, w: &impl World, out: &mut Vec<Cmd<V>>) {
         let (bridge, event) = event_names(&self.opts, self.wallet());
         let (bridge, event) = (bridge.to_string(), event.to_string());
         let looked = wait::look(&bridge, &event, timed_out, w, out);
@@ -53,7 +53,7 @@ impl<V: Clone> Run<V> {
     }
 
     #[inline(always)]
-    fn waited(&mut self, looked: Looked, bridge: &str, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+    fn waited(&mut self, looked: Looked, bridge: &str, w: &impl World, out: &mut Vec<Cmd<V>>) {
         match looked {
             Looked::Waiting => {}
             Looked::Ready => self.ready(w, out),
@@ -66,7 +66,7 @@ impl<V: Clone> Run<V> {
     }
 
     /// The bridge is there: call it.
-    fn ready(&mut self, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+    fn ready(&mut self, w: &impl World, out: &mut Vec<Cmd<V>>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0.to_string();
         out.push(Cmd::Emit("bridge_ready", Detail::Json(Json::obj(vec![("bridge", Json::str(&bridge))]))));
@@ -93,7 +93,7 @@ impl<V: Clone> Run<V> {
         method: &'static str,
         params: Json,
         complete: bool,
-        w: &dyn World,
+        w: &impl World,
         out: &mut Vec<Cmd<V>>,
     ) {
         // The browser's payment module never calls a mini-program API (the

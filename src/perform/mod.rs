@@ -184,7 +184,7 @@ pub struct Run<V> {
 impl<V: Clone> Run<V> {
     /// Starts performing `plan`; `confirm`: whether the options have a
     /// `confirm` hook.
-    pub fn start(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &dyn World) -> (Run<V>, Vec<Cmd<V>>) {
+    pub fn start(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &impl World) -> (Run<V>, Vec<Cmd<V>>) {
         let planned = Cmd::Emit("planned", Detail::Json(plan.to_json()));
         let mut run = Run {
             channel: plan.channel.name(),
@@ -214,7 +214,7 @@ impl<V: Clone> Run<V> {
         (w, w, usize::from(matches!(self.phase, Phase::Calling | Phase::Awaiting)))
     }
 
-    fn begin(&mut self, w: &dyn World, out: &mut Vec<Cmd<V>>) {
+    fn begin(&mut self, w: &impl World, out: &mut Vec<Cmd<V>>) {
         match &self.action {
             Action::Redirect { url } => {
                 let url = url.clone();
@@ -240,7 +240,7 @@ impl<V: Clone> Run<V> {
     }
 
     /// Answers one input. Inputs after the end change nothing.
-    pub fn step(&mut self, input: Input<V>, w: &dyn World) -> Vec<Cmd<V>> {
+    pub fn step(&mut self, input: Input<V>, w: &impl World) -> Vec<Cmd<V>> {
         let mut out = Vec::new();
         match (&self.phase, input) {
             (Phase::Navigating(status), Input::Returned) => {

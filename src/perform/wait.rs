@@ -22,7 +22,7 @@ pub(super) enum Looked {
 
 /// Rule 1: listen first, then look.
 #[inline(always)]
-pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &dyn World, out: &mut Vec<Cmd<V>>) -> Looked {
+pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &impl World, out: &mut Vec<Cmd<V>>) -> Looked {
     if !w.has_document() {
         // No page to listen on: only a bridge that is already there counts.
         return if w.has_global(bridge) { Looked::Ready } else { Looked::NoDocument };
@@ -39,7 +39,7 @@ pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &dyn World
 /// The ready event fired (an event without the bridge behind it keeps the
 /// wait), or the time-out came: then the last look.
 #[inline(always)]
-pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &dyn World, out: &mut Vec<Cmd<V>>) -> Looked {
+pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &impl World, out: &mut Vec<Cmd<V>>) -> Looked {
     let here = w.has_global(bridge);
     if !here && !timed_out {
         return Looked::Waiting;
@@ -79,7 +79,7 @@ pub struct BridgeWait {
 }
 
 impl BridgeWait {
-    pub fn start<V>(bridge: String, event: String, timeout_ms: u32, w: &dyn World) -> (BridgeWait, Vec<Cmd<V>>) {
+    pub fn start<V>(bridge: String, event: String, timeout_ms: u32, w: &impl World) -> (BridgeWait, Vec<Cmd<V>>) {
         let mut out = Vec::new();
         let looked = begin(&bridge, &event, timeout_ms, w, &mut out);
         let mut wait = BridgeWait { bridge, event, timeout_ms, waiting: false, found: false };
@@ -88,7 +88,7 @@ impl BridgeWait {
     }
 
     /// Answers one input; inputs after the end change nothing.
-    pub fn step<V>(&mut self, input: Input<V>, w: &dyn World) -> Vec<Cmd<V>> {
+    pub fn step<V>(&mut self, input: Input<V>, w: &impl World) -> Vec<Cmd<V>> {
         let mut out = Vec::new();
         if self.waiting {
             let looked = match input {
