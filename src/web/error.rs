@@ -35,6 +35,11 @@ pub fn shared() -> Option<JsValue> {
     SHARED.with(|s| s.borrow().clone())
 }
 
+/// Whether this build makes errors with `details` or a `respCode`: only the
+/// authorization and verification exports do (feature `web-extra`), so the
+/// other modules leave out the code that carries them.
+const RICH: bool = cfg!(feature = "web-extra");
+
 /// The JavaScript error for `e`.
 pub fn to_js(e: &PayError) -> JsValue {
     to_js_with_cause(e, &JsValue::UNDEFINED)
@@ -44,7 +49,7 @@ pub fn to_js(e: &PayError) -> JsValue {
 /// bridge or a hook) as its `cause`.
 pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     let field = e.field.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
-    let details = if e.details.is_empty() {
+    let details = if !RICH || e.details.is_empty() {
         JsValue::UNDEFINED
     } else {
         let a = Array::new();
@@ -66,13 +71,13 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
         })
     });
     if let Some(err) = built {
-        if let Some(rc) = &e.resp_code {
+        if let Some(rc) = e.resp_code.as_ref().filter(|_| RICH) {
             super::convert::set(&err, "respCode", &JsValue::from_str(rc));
         }
         return err;
     }
     let err: JsValue = js_sys::Error::new(&e.message).into();
-    let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
+    let rc = e.resp_code.as_deref().filter(|_| RICH).map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     for (k, v) in [
         ("name", &JsValue::from_str("PayError")),
         ("code", &code),
