@@ -72,7 +72,9 @@ impl HostRule {
     pub fn parse(s: &str) -> Option<HostRule> {
         let lower = s.to_ascii_lowercase();
         if let Some(rest) = lower.strip_prefix("*.") {
-            if rest.as_bytes().contains(&b'.') && plain_host(rest) && !is_address(rest) {
+            // A byte loop, not `contains`: that one call would bring the
+            // standard library's word-at-a-time memchr (0.2 KB gzipped).
+            if rest.bytes().any(|b| b == b'.') && plain_host(rest) && !is_address(rest) {
                 return Some(HostRule::Suffix(rest.to_string()));
             }
             return None;
