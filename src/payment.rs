@@ -107,7 +107,10 @@ impl Payment {
         };
         let pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
-            Some(Json::Str(s)) if s.trim_start().starts_with('{') => {
+            // JSON text of an object: `{` after JSON's own whitespace (RFC
+            // 8259: space, tab, LF, CR; a string that starts otherwise is
+            // not JSON text, so it is read as plain text).
+            Some(Json::Str(s)) if s.bytes().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(b'{') => {
                 let inner = crate::json_text::parse(s, Code::InvalidPayment, "pay_info")?;
                 PayInfo::Fields(inner)
             }
@@ -249,6 +252,28 @@ mod tests {
         assert_eq!(params[0], ("timeStamp", "1700000000".to_string()));
         let p = Payment::from_text(r#"{"pay_channel":"cardnet","expend":{"pay_url":"https://c.example/p"}}"#).unwrap();
         assert_eq!(p.expend_pay_url(Channel::Cardnet).unwrap(), "https://c.example/p");
+    }
+
+    #[test]
+    fn pay_info_text_is_json_after_json_whitespace_only() {
+        // Space, tab, LF and CR before the `{`: JSON text of an object.
+        let p = Payment::from_json(Json::obj(vec![
+            ("pay_channel", Json::str("wallet1_pub")),
+            ("pay_info", Json::str(" \t\r\n{\"tradeNO\":\"T1\"}")),
+        ]))
+        .unwrap();
+        assert_eq!(p.trade_no(Channel::Wallet1Pub).unwrap(), "T1");
+        // Any other space (here U+00A0 and U+3000) is not JSON whitespace:
+        // the string is plain text, which this channel refuses by name.
+        for lead in ["\u{a0}", "\u{3000}"] {
+            let text = cat(&[lead, "{\"tradeNO\":\"T1\"}"]);
+            let p = Payment::from_json(Json::obj(vec![("pay_channel", Json::str("wallet1_pub")), ("pay_info", Json::Str(text.clone()))]))
+                .unwrap();
+            assert_eq!(p.pay_info, PayInfo::Text(text));
+            let e = p.trade_no(Channel::Wallet1Pub).unwrap_err();
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidPayment, Some("pay_info")));
+            assert!(e.message.contains("not JSON text of an object"), "{}", e.message);
+        }
     }
 
     #[test]
