@@ -128,7 +128,7 @@ impl Options {
             };
             let page = match m.get("page") {
                 None | Some(Json::Null) => None,
-                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !s.chars().any(char::is_control) => Some(s.clone()),
+                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !crate::error::has_control(s) => Some(s.clone()),
                 _ => return Err(bad("miniProgram.page", "must be a page path of 1 to 1024 printable characters")),
             };
             o.mini_program = Some(MiniProgramTarget { app_id, page });

@@ -130,6 +130,15 @@ pub fn cat(parts: &[&str]) -> String {
     s
 }
 
+/// Whether `s` holds a control character (Unicode `Cc`: U+0000 to U+001F
+/// and U+007F to U+009F), read off its UTF-8 bytes: the same answer as
+/// `s.chars().any(char::is_control)` without decoding `char`s (0.1 KB
+/// less gzipped on the browser entry).
+pub fn has_control(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| c < 0x20 || c == 0x7f || (c == 0xc2 && matches!(b.get(i + 1), Some(0x80..=0x9f))))
+}
+
 /// Writes an unsigned integer in decimal (no formatting machinery).
 pub fn push_u64(out: &mut String, n: u64) {
     // Highest power of ten in `n` first: no buffer, so no index to check.
@@ -158,6 +167,19 @@ pub type Result<T> = core::result::Result<T, PayError>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn has_control_agrees_with_char_is_control_on_every_char() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut s = String::from("a");
+            s.push(c);
+            s.push('b');
+            assert_eq!(has_control(&s), c.is_control(), "U+{:04X}", c as u32);
+        }
+        // A C2 lead byte at the very end of a check is never read past.
+        assert!(!has_control("\u{a0}"));
+        assert!(has_control("x\u{9f}"));
+    }
 
     #[test]
     fn decimal_writer() {

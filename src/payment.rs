@@ -220,7 +220,7 @@ fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<Stri
     if s.len() > MAX_FIELD {
         return Err(invalid(path, cat(&[path, " is longer than 4096 characters"])));
     }
-    if s.chars().any(char::is_control) {
+    if crate::error::has_control(&s) {
         return Err(invalid(path, cat(&[path, " contains a control character: ", clip(&s)])));
     }
     Ok(s)

@@ -97,7 +97,7 @@ pub(super) fn decode(s: &str, plus: bool) -> Option<String> {
         i += 1;
     }
     let s = String::from_utf8(out).ok()?;
-    if s.chars().any(char::is_control) {
+    if crate::error::has_control(&s) {
         return None;
     }
     Some(s)
