@@ -307,8 +307,8 @@ impl<V: Clone> Run<V> {
                 } else {
                     const API: &str = "the mini-program API threw on ";
                     let (what, op) = match &self.action {
-                        Action::Wallet1TradePay { via: Via::MiniProgram, .. } => (API, "tradePay"),
-                        Action::Wallet2RequestPayment { .. } => (API, "requestPayment"),
+                        Action::Wallet1TradePay { via: Via::MiniProgram, .. } if API_CALLS => (API, "tradePay"),
+                        Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
                         _ => ("the wallet bridge threw on ", self.op()),
                     };
                     self.fail(PayError::new(Code::BridgeError, cat(&[what, op])), Some(t), &mut out);

@@ -3,8 +3,10 @@
 //! The class itself is declared by the package's JavaScript entry (so that
 //! `instanceof PayError` works for users) and registered here at load time
 //! with `__setErrorClass`; errors are built with `new PayError(message,
-//! code, field, details, cause)`. Before registration (raw use of the
-//! wasm) an `Error` named `PayError` with the same fields is thrown.
+//! code, field, details, cause)`. Before registration (raw use of the full
+//! module's wasm, as its own wasm tests do) an `Error` named `PayError` with
+//! the same fields is thrown; the other modules are always linked by an
+//! entry first, and there give a plain `Error` with the message.
 
 use super::local::Local;
 use super::local::RefCell;
@@ -77,6 +79,11 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
         return err;
     }
     let err: JsValue = js_sys::Error::new(&e.message).into();
+    // Only the full module is ever used before an entry registers the class
+    // (its own wasm tests): the other modules are linked by an entry first.
+    if !RICH {
+        return err;
+    }
     let rc = e.resp_code.as_deref().filter(|_| RICH).map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     for (k, v) in [
         ("name", &JsValue::from_str("PayError")),
