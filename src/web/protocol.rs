@@ -143,15 +143,15 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
 /// answer (too big, cyclic, hostile); the page gets the whole value as
 /// `raw`.
 fn answer_of(raw: &JsValue) -> Json {
-    let read = ["resultCode", "error", "errorMessage", "err_msg", "errMsg"];
-    Json::Obj(
-        read.iter()
-            .filter_map(|k| match from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
-                Ok(v) if !v.is_null() => Some((k.to_string(), v)),
-                _ => None,
-            })
-            .collect(),
-    )
+    let mut read = Vec::new();
+    for k in ["resultCode", "error", "errorMessage", "err_msg", "errMsg"] {
+        if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
+            if !v.is_null() {
+                read.push((k.to_string(), v));
+            }
+        }
+    }
+    Json::Obj(read)
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`.
