@@ -49,7 +49,8 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
             if !shape {
                 return Err("must be a lowercase URL scheme");
             }
-            if ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "http", "https", "ws", "wss"].contains(&v) {
+            if matches!(v, "javascript" | "data" | "vbscript" | "file" | "blob" | "about" | "filesystem" | "http" | "https" | "ws" | "wss")
+            {
                 return Err("must be an app scheme, not one that loads or runs content");
             }
             Ok(())

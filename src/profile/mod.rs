@@ -146,7 +146,7 @@ impl Default for Profile {
                 ready_event: e(),
                 ua_token: e(),
                 mini_program_global: e(),
-                result_codes: RESULT_CODES.iter().map(|(c, st)| (c.to_string(), *st)).collect(),
+                result_codes: Vec::new(),
                 auth_url: e(),
                 token_url: e(),
                 token_method: e(),
@@ -164,11 +164,17 @@ impl Default for Profile {
                 original_id_prefix: e(),
             },
             cardnet: CardnetProfile { auth_url: e() },
-            mobile_tokens: MOBILE_TOKENS.iter().map(|t| t.to_string()).collect(),
+            mobile_tokens: Vec::new(),
             channel_aliases: Vec::new(),
         };
         for (_, _, _, f, default) in FIELDS {
             *p.slot(f) = default.to_string();
+        }
+        for (c, st) in RESULT_CODES {
+            p.wallet1.result_codes.push((c.to_string(), st));
+        }
+        for t in MOBILE_TOKENS {
+            p.mobile_tokens.push(t.to_string());
         }
         p
     }

@@ -149,7 +149,8 @@ impl Walk {
                 return Err("holds more than 20000 values");
             }
             let mut out = Vec::new();
-            for k in keys.iter() {
+            for i in 0..keys.length() {
+                let k = keys.get(i);
                 if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
                     continue;
                 }
