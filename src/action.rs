@@ -190,7 +190,6 @@ impl Plan {
     /// `channel`.
     pub fn to_json(&self) -> Json {
         let s = |v: &String| Json::Str(v.clone());
-        let params = |p: &Vec<(&'static str, String)>| Json::Obj(p.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect());
         let mut m = vec![("kind", Json::str(self.action.kind()))];
         match &self.action {
             Action::OpenUrl { url, fallback_url } => {
@@ -208,7 +207,7 @@ impl Plan {
                     }),
                 ));
             }
-            Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => m.push(("params", params(p))),
+            Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => m.push(("params", Json::str_obj(p))),
         }
         m.push(("channel", Json::str(self.channel.name())));
         Json::obj(m)

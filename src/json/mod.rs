@@ -68,7 +68,20 @@ impl Json {
 
     /// Builds an object from pairs.
     pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
-        Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        let mut m = Vec::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            m.push((k.to_string(), v));
+        }
+        Json::Obj(m)
+    }
+
+    /// An object of string members (a plan's parameters).
+    pub fn str_obj(pairs: &[(&str, String)]) -> Json {
+        let mut m = Vec::with_capacity(pairs.len());
+        for (k, v) in pairs {
+            m.push((k.to_string(), Json::Str(v.clone())));
+        }
+        Json::Obj(m)
     }
 
     pub fn str(s: &str) -> Json {

@@ -77,7 +77,7 @@ impl<V: Clone> Run<V> {
         }
         let op = self.op().to_string();
         let params = match &self.action {
-            Action::Wallet2BridgePay { params } => str_obj(params),
+            Action::Wallet2BridgePay { params } => Json::str_obj(params),
             Action::Wallet1TradePay { trade_no, .. } => Json::obj(vec![("tradeNO", Json::Str(trade_no.clone()))]),
             _ => Json::Null,
         };
@@ -114,8 +114,4 @@ impl<V: Clone> Run<V> {
         out.push(Cmd::CallApi { global, method, params, complete });
         self.phase = Phase::Calling;
     }
-}
-
-pub(super) fn str_obj(params: &[(&'static str, String)]) -> Json {
-    Json::Obj(params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect())
 }

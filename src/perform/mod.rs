@@ -38,7 +38,6 @@ mod call;
 mod tests;
 mod wait;
 
-use call::str_obj;
 pub use wait::BridgeWait;
 
 /// Whether this build calls mini-program APIs at all: every build but the
@@ -232,7 +231,7 @@ impl<V: Clone> Run<V> {
                 self.call_api(global, "tradePay", params, false, w, out)
             }
             Action::Wallet2RequestPayment { params } => {
-                let params = str_obj(params);
+                let params = Json::str_obj(params);
                 let global = self.opts.profile.wallet2.mini_program_global.clone();
                 self.call_api(global, "requestPayment", params, true, w, out)
             }
