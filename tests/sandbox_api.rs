@@ -363,7 +363,12 @@ async fn a_request_whose_answer_was_lost_is_found_by_order_id() {
 async fn drive(api: &Api, op: Operation, fields: Json, lose_first_answer: bool) -> (Outcome, Vec<String>) {
     let config = ClientConfig::new(TOKEN, ENV, 3, 20).unwrap();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as f64;
-    let mut call = Call::new(&config, op, fields, true, now, [9; 16]);
+    // Fresh random bytes a call, as a real client draws them: two calls in
+    // one millisecond with the same bytes would have the same order_id, and
+    // a lost answer's query by order_id would find the other call's record.
+    static CALLS: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+    let random = [CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed); 16];
+    let mut call = Call::new(&config, op, fields, true, now, random);
     let mut event = Event::Start;
     let mut paths = Vec::new();
     let mut lose = lose_first_answer;
