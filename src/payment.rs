@@ -89,8 +89,19 @@ impl Payment {
 
     /// Decodes a payment value. A string is read as JSON text of one.
     pub fn from_json(v: Json) -> Result<Payment> {
+        Payment::decode::<true>(v)
+    }
+
+    /// As [`Payment::from_json`], with `raw` left `Null`: `pay_info` is
+    /// moved out of the value instead of copied (the wasm edge, which never
+    /// reads `raw`; no copy of a tree in its module).
+    pub fn from_json_lean(v: Json) -> Result<Payment> {
+        Payment::decode::<false>(v)
+    }
+
+    fn decode<const KEEP: bool>(mut v: Json) -> Result<Payment> {
         if let Json::Str(t) = &v {
-            return Payment::from_text(t);
+            return Payment::decode::<KEEP>(crate::json_text::parse(t, Code::InvalidPayment, "payment")?);
         }
         if v.as_obj().is_none() {
             return Err(invalid("payment", cat(&["the payment must be an object or JSON text of one, not ", v.kind()])));
@@ -105,7 +116,7 @@ impl Payment {
             Some(Json::Str(s)) => s.clone(),
             Some(other) => return Err(invalid("pay_channel", cat(&["pay_channel must be a string, not ", other.kind()]))),
         };
-        let pay_info = match v.get("pay_info") {
+        let mut pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
             // JSON text of an object: `{` after JSON's own whitespace (RFC
             // 8259: space, tab, LF, CR; a string that starts otherwise is
@@ -115,9 +126,16 @@ impl Payment {
                 PayInfo::Fields(inner)
             }
             Some(Json::Str(s)) => PayInfo::Text(s.clone()),
-            Some(o @ Json::Obj(_)) => PayInfo::Fields(o.clone()),
-            Some(other) => PayInfo::Other(other.clone()),
+            Some(Json::Obj(_)) => PayInfo::Fields(Json::Null),
+            Some(_) => PayInfo::Other(Json::Null),
         };
+        // An object or other value is kept as it is: copied when `raw` keeps
+        // the whole payment, else moved out of it.
+        if !matches!(v.get("pay_info"), None | Some(Json::Null | Json::Str(_))) {
+            if let PayInfo::Fields(slot) | PayInfo::Other(slot) = &mut pay_info {
+                *slot = if KEEP { v.get("pay_info").cloned().unwrap_or(Json::Null) } else { v.take("pay_info") };
+            }
+        }
         let pay_url = match v.get("expend") {
             None | Some(Json::Null) => None,
             Some(e @ Json::Obj(_)) => match e.get("pay_url") {
@@ -127,7 +145,7 @@ impl Payment {
             },
             Some(other) => return Err(invalid("expend", cat(&["expend must be an object, not ", other.kind()]))),
         };
-        Ok(Payment { pay_channel, pay_info, pay_url, raw: v })
+        Ok(Payment { pay_channel, pay_info, pay_url, raw: if KEEP { v } else { Json::Null } })
     }
 
     /// `pay_info` as a URL string, for the channels that need one.
@@ -252,6 +270,22 @@ mod tests {
         assert_eq!(params[0], ("timeStamp", "1700000000".to_string()));
         let p = Payment::from_text(r#"{"pay_channel":"cardnet","expend":{"pay_url":"https://c.example/p"}}"#).unwrap();
         assert_eq!(p.expend_pay_url(Channel::Cardnet).unwrap(), "https://c.example/p");
+    }
+
+    #[test]
+    fn the_lean_decoding_reads_the_same_and_keeps_no_raw() {
+        for text in [
+            r#"{"pay_channel":"wallet2_pub","pay_info":{"appId":"a","timeStamp":"1","nonceStr":"n","package":"p","signType":"RSA","paySign":"s"},"pay_info":{"appId":"b"}}"#,
+            r#"{"pay_channel":"wallet1_pub","pay_info":"{\"tradeNO\":\"T\"}","expend":{"pay_url":"https://x.example/p"}}"#,
+            r#""{\"pay_channel\":\"wallet1\",\"pay_info\":7}""#,
+            r#"{"pay_channel":"cardnet","pay_info":"https://x.example/p"}"#,
+        ] {
+            let kept = Payment::from_text(text).unwrap();
+            let lean = Payment::from_json_lean(crate::json_text::parse(text, Code::InvalidPayment, "payment").unwrap()).unwrap();
+            assert_eq!((&lean.pay_channel, &lean.pay_info, &lean.pay_url), (&kept.pay_channel, &kept.pay_info, &kept.pay_url), "{text}");
+            assert_eq!(lean.raw, Json::Null);
+            assert_ne!(kept.raw, Json::Null);
+        }
     }
 
     #[test]

@@ -36,6 +36,15 @@ impl Json {
         }
     }
 
+    /// Takes the member `key` out of an object (the one [`Json::get`]
+    /// finds), leaving `Null` in its place; `Null` when there is none.
+    pub fn take(&mut self, key: &str) -> Json {
+        match self {
+            Json::Obj(m) => m.iter_mut().rev().find(|(k, _)| k == key).map_or(Json::Null, |(_, v)| core::mem::replace(v, Json::Null)),
+            _ => Json::Null,
+        }
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Json::Str(s) => Some(s),

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 
 /// Decodes a payment (object or JSON text).
 pub fn payment_from(v: &JsValue) -> Result<Payment, PayError> {
-    Payment::from_json(from_js(v, Code::InvalidPayment, "payment")?)
+    Payment::from_json_lean(from_js(v, Code::InvalidPayment, "payment")?)
 }
 
 /// Decodes options (functions in them are the edge's and are skipped).
