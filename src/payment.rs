@@ -116,7 +116,7 @@ impl Payment {
             Some(Json::Str(s)) => s.clone(),
             Some(other) => return Err(invalid("pay_channel", cat(&["pay_channel must be a string, not ", other.kind()]))),
         };
-        let mut pay_info = match v.get("pay_info") {
+        let pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
             // JSON text of an object: `{` after JSON's own whitespace (RFC
             // 8259: space, tab, LF, CR; a string that starts otherwise is
@@ -126,16 +126,18 @@ impl Payment {
                 PayInfo::Fields(inner)
             }
             Some(Json::Str(s)) => PayInfo::Text(s.clone()),
-            Some(Json::Obj(_)) => PayInfo::Fields(Json::Null),
-            Some(_) => PayInfo::Other(Json::Null),
-        };
-        // An object or other value is kept as it is: copied when `raw` keeps
-        // the whole payment, else moved out of it.
-        if !matches!(v.get("pay_info"), None | Some(Json::Null | Json::Str(_))) {
-            if let PayInfo::Fields(slot) | PayInfo::Other(slot) = &mut pay_info {
-                *slot = if KEEP { v.get("pay_info").cloned().unwrap_or(Json::Null) } else { v.take("pay_info") };
+            // Any other value as it is: copied when `raw` keeps the whole
+            // payment, else moved out of it.
+            Some(x) => {
+                let fields = matches!(x, Json::Obj(_));
+                let x = if KEEP { x.clone() } else { v.take("pay_info") };
+                if fields {
+                    PayInfo::Fields(x)
+                } else {
+                    PayInfo::Other(x)
+                }
             }
-        }
+        };
         let pay_url = match v.get("expend") {
             None | Some(Json::Null) => None,
             Some(e @ Json::Obj(_)) => match e.get("pay_url") {
