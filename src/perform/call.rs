@@ -99,7 +99,7 @@ impl<V: Clone> Run<V> {
         // The browser's payment module never calls a mini-program API (the
         // page has none): known when it is built, so that none of the code
         // after this refusal is in it.
-        let why = if !API_CALLS || !w.calls_apis() {
+        let why = if !API_CALLS {
             "which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }"
         } else if !w.api_has(&global, method) {
             "and none was given: call pay() from a mini-program page with { api } (its global API object)"

@@ -59,11 +59,6 @@ pub trait World {
     /// Whether the mini-program API (`options.api`, else
     /// `globalThis[global]`) has `method`.
     fn api_has(&self, global: &str, method: &str) -> bool;
-    /// Whether this build calls mini-program APIs at all (the browser's
-    /// payment module does not: mini-program pages use their own build).
-    fn calls_apis(&self) -> bool {
-        true
-    }
 }
 
 /// The timers of a run, by what they wait for.

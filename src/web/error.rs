@@ -84,7 +84,7 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     if !RICH {
         return err;
     }
-    let rc = e.resp_code.as_deref().filter(|_| RICH).map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
+    let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     for (k, v) in [
         ("name", &JsValue::from_str("PayError")),
         ("code", &code),

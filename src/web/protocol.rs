@@ -62,9 +62,6 @@ impl World for Page<'_> {
     fn api_has(&self, global: &str, method: &str) -> bool {
         env::method(&self.api(global), method).is_some()
     }
-    fn calls_apis(&self) -> bool {
-        cfg!(feature = "web-tools")
-    }
 }
 
 /// What happened, as the shim feeds it (`kind`, see the table above).
