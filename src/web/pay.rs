@@ -13,7 +13,7 @@ use super::convert::set;
 use super::env;
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
-use super::protocol::{command, input_of, Page};
+use super::protocol::{command, input_of, started, Page};
 use crate::perform::{Cmd, Run};
 use crate::prelude::*;
 use core::cell::Cell;
@@ -40,12 +40,7 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Result<Array, JsValue> {
     let (_, opts, runtime, plan) = super::exports::plan_js(&payment, &options).map_err(|e| err(&e))?;
     let confirm = env::method(&options, "confirm").is_some();
     let (run, cmds) = Run::start(plan, opts, runtime, confirm, &Page(&options));
-    let id = NEXT.with(|n| {
-        n.set(n.get().wrapping_add(1));
-        n.get()
-    });
-    let out = Array::new();
-    out.push(&JsValue::from_f64(id as f64));
+    let (id, out) = started(&NEXT);
     finish(Flight { id, run, payment, options, _slot: slot }, cmds, &out);
     Ok(out)
 }

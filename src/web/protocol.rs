@@ -24,11 +24,13 @@
 use super::convert::{from_js, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err};
+use super::local::Local;
 use crate::error::Code;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::perform::{Cmd, Detail, Input, Target, Timer, World};
 use crate::prelude::*;
+use core::cell::Cell;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
@@ -62,6 +64,18 @@ impl World for Page<'_> {
     fn api_has(&self, global: &str, method: &str) -> bool {
         env::method(&self.api(global), method).is_some()
     }
+}
+
+/// The answer to a start: a new run number from `counter` (payments and
+/// waits each number their own), first of the array the commands follow.
+pub fn started(counter: &Local<Cell<u32>>) -> (u32, Array) {
+    let id = counter.with(|n| {
+        n.set(n.get().wrapping_add(1));
+        n.get()
+    });
+    let out = Array::new();
+    out.push(&JsValue::from_f64(id as f64));
+    (id, out)
 }
 
 /// What happened, as the shim feeds it (`kind`, see the table above).

@@ -11,7 +11,7 @@
 
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
-use super::protocol::{command, input_of, Page};
+use super::protocol::{command, input_of, started, Page};
 use crate::error::{cat, Code, PayError};
 use crate::perform::BridgeWait;
 use crate::prelude::*;
@@ -50,12 +50,7 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
     };
     let (name, event, ms) = args().map_err(|e| err(&e))?;
     let (wait, cmds) = BridgeWait::start(name, event, ms, &Page(&JsValue::UNDEFINED));
-    let id = NEXT.with(|n| {
-        n.set(n.get().wrapping_add(1));
-        n.get()
-    });
-    let out = Array::new();
-    out.push(&JsValue::from_f64(id as f64));
+    let (id, out) = started(&NEXT);
     keep(id, wait, cmds, &out);
     Ok(out)
 }
