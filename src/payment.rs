@@ -313,6 +313,31 @@ mod tests {
     }
 
     #[test]
+    fn one_depth_rule_for_text_and_for_values() {
+        // `x` holds arrays nested so that the innermost one sits at `depth`
+        // (the payment itself is at depth 0): the text parser and a value
+        // built in Rust give the same verdict on either side of the limit.
+        for (depth, ok) in [(json::MAX_DEPTH, true), (json::MAX_DEPTH + 1, false)] {
+            let nest = cat(&["[".repeat(depth).as_str(), "]".repeat(depth).as_str()]);
+            let text = cat(&[r#"{"pay_channel":"wallet1","pay_info":"https://pay.example/x","x":"#, &nest, "}"]);
+            let mut x = Json::Arr(Vec::new());
+            for _ in 1..depth {
+                x = Json::Arr(vec![x]);
+            }
+            let value = Json::obj(vec![("pay_channel", Json::str("wallet1")), ("pay_info", Json::str("https://pay.example/x")), ("x", x)]);
+            for (how, r) in [("text", Payment::from_text(&text)), ("value", Payment::from_json(value.clone()))] {
+                match r {
+                    Ok(_) => assert!(ok, "{how} at depth {depth} passed"),
+                    Err(e) => {
+                        assert!(!ok, "{how} at depth {depth}: {}", e.message);
+                        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidPayment, Some("payment")), "{how}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn names_the_field_at_fault() {
         let cases: &[(&str, &str)] = &[
             ("null", "payment"),

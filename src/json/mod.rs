@@ -97,11 +97,15 @@ impl Json {
         Json::Str(s.to_string())
     }
 
-    /// True when arrays and objects nest deeper than `limit` levels.
+    /// True when a value sits more than `limit` levels below this one: the
+    /// rule of the text parser and of the JavaScript walker, where the value
+    /// given is at depth 0 and nothing may sit deeper than [`MAX_DEPTH`] (so
+    /// an empty array may sit at depth 64, and no element below it).
     pub fn deeper_than(&self, limit: usize) -> bool {
+        let below = |x: &Json| limit == 0 || x.deeper_than(limit - 1);
         match self {
-            Json::Arr(a) => limit == 0 || a.iter().any(|x| x.deeper_than(limit - 1)),
-            Json::Obj(m) => limit == 0 || m.iter().any(|(_, x)| x.deeper_than(limit - 1)),
+            Json::Arr(a) => a.iter().any(below),
+            Json::Obj(m) => m.iter().any(|(_, x)| below(x)),
             _ => false,
         }
     }

@@ -56,6 +56,23 @@ test("a string with a lone surrogate is refused wherever it sits; a surrogate pa
   assert.equal(kept.kind, "wallet1_trade_pay");
 });
 
+test("one depth rule for a payment as a value and as JSON text: an array may sit at depth 64, nothing below it", () => {
+  // `x` holds arrays nested so that the innermost one sits at `depth` (the
+  // payment itself is at depth 0).
+  const nested = (depth) => {
+    let x = [];
+    for (let i = 1; i < depth; i++) x = [x];
+    return { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T1" }, x };
+  };
+  for (const form of [(p) => p, (p) => JSON.stringify(p)]) {
+    assert.equal(pb.planAction(form(nested(64))).kind, "wallet1_trade_pay");
+    assert.throws(
+      () => pb.planAction(form(nested(65))),
+      (e) => e instanceof pb.PayError && e.code === "invalid_payment" && e.field === "payment" && /deeper than 64 levels/.test(e.message),
+    );
+  }
+});
+
 test("much text in many strings, each under 1 MiB, is refused before it fills the module's memory; pay() stays usable", async () => {
   const s = "\u4e2d".repeat((1 << 20) - 1); // one shared string of 3 MiB in UTF-8
   const refused = (code, field) => (e) =>
