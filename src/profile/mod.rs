@@ -99,6 +99,23 @@ enum F {
     CardnetAuthUrl,
 }
 
+/// Whether this build has code that reads the profile's authorization
+/// and server-side addresses: all but the browser's payment module (wasm32
+/// without `web-tools`), which only pays.
+const READS_ALL: bool = !cfg!(target_arch = "wasm32") || cfg!(feature = "web-tools");
+
+/// The default of a string only the authorization helpers and the
+/// mini-program helpers read: empty in the payment module, where nothing
+/// reads it (0.16 KB less gzipped). A page's override of it is still
+/// checked there, as everywhere.
+const fn off_path(default: &'static str) -> &'static str {
+    if READS_ALL {
+        default
+    } else {
+        ""
+    }
+}
+
 /// Every string of the profile: its group, its JavaScript name, what it
 /// must look like, and its default. One table serves the defaults, the
 /// merge and `defaultProfile()`.
@@ -108,20 +125,20 @@ const FIELDS: [(&str, &str, Kind, F, &str); 19] = [
     ("wallet1", "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
     ("wallet1", "uaToken", Kind::Token, F::W1UaToken, "Wallet1Client"),
     ("wallet1", "miniProgramGlobal", Kind::Ident, F::W1MiniProgramGlobal, "wallet1"),
-    ("wallet1", "authUrl", Kind::Url, F::W1AuthUrl, "https://auth.wallet1.example/oauth2/publicAppAuthorize.htm"),
-    ("wallet1", "tokenUrl", Kind::Url, F::W1TokenUrl, "https://openapi.wallet1.example/gateway.do"),
-    ("wallet1", "tokenMethod", Kind::Token, F::W1TokenMethod, "wallet1.system.oauth.token"),
+    ("wallet1", "authUrl", Kind::Url, F::W1AuthUrl, off_path("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm")),
+    ("wallet1", "tokenUrl", Kind::Url, F::W1TokenUrl, off_path("https://openapi.wallet1.example/gateway.do")),
+    ("wallet1", "tokenMethod", Kind::Token, F::W1TokenMethod, off_path("wallet1.system.oauth.token")),
     ("wallet2", "bridge", Kind::Ident, F::W2Bridge, "Wallet2JSBridge"),
     ("wallet2", "readyEvent", Kind::Token, F::W2ReadyEvent, "Wallet2JSBridgeReady"),
     ("wallet2", "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
     ("wallet2", "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
     ("wallet2", "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
-    ("wallet2", "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, "https://open.wallet2.example/connect/oauth2/authorize"),
-    ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, "#wallet2_redirect"),
-    ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, "https://api.wallet2.example/sns/oauth2/access_token"),
-    ("wallet2", "sessionUrl", Kind::Url, F::W2SessionUrl, "https://api.wallet2.example/sns/jscode2session"),
-    ("wallet2", "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, "gh_"),
-    ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, "https://open.cardnet.example/oauth/authorize"),
+    ("wallet2", "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
+    ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, off_path("#wallet2_redirect")),
+    ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
+    ("wallet2", "sessionUrl", Kind::Url, F::W2SessionUrl, off_path("https://api.wallet2.example/sns/jscode2session")),
+    ("wallet2", "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, off_path("gh_")),
+    ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, off_path("https://open.cardnet.example/oauth/authorize")),
 ];
 
 /// wallet1's public trade-pay result codes.
