@@ -252,7 +252,7 @@ fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<Stri
 impl<'de> serde::Deserialize<'de> for Payment {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Payment, D::Error> {
         let v = Json::deserialize(d)?;
-        Payment::from_json(v).map_err(|e| <D::Error as serde::de::Error>::custom(e.message))
+        Payment::from_json(v).map_err(|e| <D::Error as serde::de::Error>::custom(&e.message))
     }
 }
 

@@ -22,7 +22,7 @@ fn j(t: &str) -> Json {
 }
 
 fn err_of<T: std::fmt::Debug>(r: paybridge::error::Result<T>) -> (Code, String, String) {
-    let e = r.unwrap_err();
+    let e = r.unwrap_err().into_data();
     (e.code, e.field.unwrap_or_default(), e.message)
 }
 

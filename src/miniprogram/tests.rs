@@ -16,7 +16,7 @@ fn field(r: Result<impl core::fmt::Debug>) -> String {
     let e = r.unwrap_err();
     assert_eq!(e.code, Code::InvalidOptions, "{}", e.message);
     assert!(e.message.starts_with(e.field.as_deref().unwrap()), "{}", e.message);
-    e.field.unwrap()
+    e.into_data().field.unwrap()
 }
 
 #[test]

@@ -54,12 +54,12 @@ async fn notify(State(s): State<AppState>, body: Bytes) -> Response {
     };
     let n = match parse_notification(&Json::Str(text)) {
         Ok(n) => n,
-        Err(e) => return refuse(e.message),
+        Err(e) => return refuse(e.into_data().message),
     };
     let verified = sign::same(&n.sign, &sign::hmac_hex(&s.config.secret, &n.sign_input));
     let outcome = match n.accept(verified) {
         Ok(o) => o,
-        Err(e) => return refuse(e.message),
+        Err(e) => return refuse(e.into_data().message),
     };
     let mut inbox = lock(&s.inbox);
     match inbox.seen.note(outcome.seq_id.as_deref().unwrap_or_default()) {

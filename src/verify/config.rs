@@ -114,7 +114,7 @@ mod tests {
             let e = r.unwrap_err();
             assert_eq!(e.code, Code::InvalidOptions);
             assert!(e.message.starts_with(e.field.as_deref().unwrap()));
-            e.field.unwrap()
+            e.into_data().field.unwrap()
         };
         assert_eq!(field(Config::with_defaults("short", "test")), "appToken");
         let e = Config::with_defaults("short", "test").unwrap_err();

@@ -114,7 +114,7 @@ pub fn status_of(code: &str) -> StatusCode {
 /// Decodes a form body or a query string (check 1).
 pub fn decode(raw: &[u8]) -> Result<Params, Refusal> {
     let text = std::str::from_utf8(raw).map_err(|_| Refusal::new(PARAM_ERROR, "the parameters are not UTF-8 text"))?;
-    decode_form(text, "the parameters").map_err(|e| Refusal::new(PARAM_ERROR, e.message))
+    decode_form(text, "the parameters").map_err(|e| Refusal::new(PARAM_ERROR, e.into_data().message))
 }
 
 /// Checks 1 to 5 of the module table, shared by every call.
