@@ -37,7 +37,7 @@ impl<V: Clone> Run<V> {
             self.phase = Phase::Confirming;
             self.result = Some((result.clone(), raw.clone()));
             out.push(Cmd::SetTimer(Timer::Confirm, self.opts.confirm_timeout_ms));
-            out.push(Cmd::Confirm(result, raw));
+            out.push(Cmd::Confirm(Box::new((result, raw))));
         } else {
             self.finish(result, raw, out);
         }
@@ -80,6 +80,6 @@ impl<V: Clone> Run<V> {
             _ => return,
         };
         self.phase = Phase::Over;
-        out.push(Cmd::Fail(e, cause, self.result.take()));
+        out.push(Cmd::Fail(e, cause, self.result.take().map(Box::new)));
     }
 }

@@ -3,7 +3,7 @@
 //! API.
 
 use super::wait::{self, Looked};
-use super::{Cmd, Detail, Phase, Run, World, API_CALLS};
+use super::{ApiCall, BridgeCall, Cmd, Detail, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::json::Json;
@@ -82,7 +82,7 @@ impl<V: Clone> Run<V> {
             _ => Json::Null,
         };
         out.push(Cmd::Emit("called", Detail::Json(Json::obj(vec![("method", Json::str(&op))]))));
-        out.push(Cmd::CallBridge { bridge, method, op, params });
+        out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
         self.phase = Phase::Calling;
     }
 
@@ -111,7 +111,7 @@ impl<V: Clone> Run<V> {
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
         out.push(Cmd::Emit("called", Detail::Json(Json::obj(vec![("method", Json::str(method))]))));
-        out.push(Cmd::CallApi { global, method, params, complete });
+        out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }
 }

@@ -112,7 +112,7 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
                 Detail::None => u(),
                 Detail::Json(j) => to_js(&j),
                 Detail::Value(v) => v,
-                Detail::Result(r, raw) => with_raw(&r, raw),
+                Detail::Result(r) => with_raw(*r),
             };
             (0, s(kind), detail, u(), u())
         }
@@ -127,21 +127,19 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
         Cmd::SetTimer(t, ms) => (3, n(t as u32), n(ms), u(), u()),
         Cmd::ClearTimer(t) => (4, n(t as u32), u(), u(), u()),
         Cmd::Navigate(url) => (5, env::global_get("location"), s(&url), u(), u()),
-        Cmd::CallBridge { bridge, method, op, params } => (6, env::global_get(&bridge), s(method), s(&op), to_js(&params)),
+        Cmd::CallBridge(c) => (6, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
         // Never made by the browser's payment module (perform::API_CALLS).
-        Cmd::CallApi { .. } if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
-        Cmd::CallApi { global, method, params, complete } => {
-            (7, Page(options).api(&global), s(method), to_js(&params), JsValue::from_bool(complete))
-        }
-        Cmd::Confirm(r, raw) => (8, env::get(options, "confirm"), payment.clone(), with_raw(&r, raw), u()),
-        Cmd::Done(r, raw) => (9, with_raw(&r, raw), u(), u(), u()),
+        Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
+        Cmd::CallApi(c) => (7, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
+        Cmd::Confirm(r) => (8, env::get(options, "confirm"), payment.clone(), with_raw(*r), u()),
+        Cmd::Done(r) => (9, with_raw(*r), u(), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match &cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
                 None => err(&e),
             };
-            if let Some((r, raw)) = result {
-                set(&error, "result", &with_raw(&r, raw));
+            if let Some(r) = result {
+                set(&error, "result", &with_raw(*r));
             }
             (10, error, u(), u(), u())
         }
@@ -166,7 +164,7 @@ fn answer_of(raw: &JsValue) -> Json {
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`.
-fn with_raw(result: &PayResult, raw: Option<JsValue>) -> JsValue {
+fn with_raw((result, raw): (PayResult, Option<JsValue>)) -> JsValue {
     let out = to_js(&result.to_json());
     if let Some(raw) = raw.filter(|r| !r.is_undefined()) {
         set(&out, "raw", &raw);
