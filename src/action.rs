@@ -190,27 +190,28 @@ impl Plan {
     /// `channel`.
     pub fn to_json(&self) -> Json {
         let s = |v: &String| Json::Str(v.clone());
-        let mut m = vec![("kind", Json::str(self.action.kind()))];
+        let mut m = Vec::new();
+        Json::put(&mut m, "kind", Json::str(self.action.kind()));
         match &self.action {
             Action::OpenUrl { url, fallback_url } => {
-                m.push(("url", s(url)));
-                m.push(("fallbackUrl", s(fallback_url)));
+                Json::put(&mut m, "url", s(url));
+                Json::put(&mut m, "fallbackUrl", s(fallback_url));
             }
-            Action::Redirect { url } | Action::OpenMiniProgram { url } => m.push(("url", s(url))),
+            Action::Redirect { url } | Action::OpenMiniProgram { url } => Json::put(&mut m, "url", s(url)),
             Action::Wallet1TradePay { trade_no, via } => {
-                m.push(("tradeNO", s(trade_no)));
-                m.push((
-                    "via",
-                    Json::str(match via {
-                        Via::Bridge => "bridge",
-                        Via::MiniProgram => "mini_program",
-                    }),
-                ));
+                Json::put(&mut m, "tradeNO", s(trade_no));
+                let via = match via {
+                    Via::Bridge => "bridge",
+                    Via::MiniProgram => "mini_program",
+                };
+                Json::put(&mut m, "via", Json::str(via));
             }
-            Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => m.push(("params", Json::str_obj(p))),
+            Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => {
+                Json::put(&mut m, "params", Json::str_obj(p))
+            }
         }
-        m.push(("channel", Json::str(self.channel.name())));
-        Json::obj(m)
+        Json::put(&mut m, "channel", Json::str(self.channel.name()));
+        Json::Obj(m)
     }
 }
 

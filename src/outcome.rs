@@ -26,16 +26,15 @@ impl PayResult {
     }
 
     pub fn to_json(&self) -> Json {
-        let mut m = vec![
-            ("status", Json::str(self.status.as_str())),
-            ("channel", Json::Str(self.channel.clone())),
-            ("verified", Json::Bool(self.verified)),
-        ];
+        let mut m = Vec::new();
+        Json::put(&mut m, "status", Json::str(self.status.as_str()));
+        Json::put(&mut m, "channel", Json::Str(self.channel.clone()));
+        Json::put(&mut m, "verified", Json::Bool(self.verified));
         if let Some(c) = &self.code {
-            m.push(("code", Json::Str(c.clone())));
+            Json::put(&mut m, "code", Json::Str(c.clone()));
         }
-        m.push(("message", Json::Str(self.message.clone())));
-        Json::obj(m)
+        Json::put(&mut m, "message", Json::Str(self.message.clone()));
+        Json::Obj(m)
     }
 }
 

@@ -2,6 +2,7 @@
 //! a wallet's mini-program; and whether on a phone.
 
 use crate::error::{cat, Code, PayError, Result};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::profile::Profile;
@@ -131,7 +132,7 @@ impl Runtime {
     }
 
     pub fn to_json(self) -> Json {
-        Json::obj(vec![("host", Json::str(self.host.as_str())), ("mobile", Json::Bool(self.mobile))])
+        json_obj! { "host" => Json::str(self.host.as_str()), "mobile" => Json::Bool(self.mobile) }
     }
 }
 

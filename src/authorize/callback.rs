@@ -220,7 +220,8 @@ impl AuthCallback {
 
     /// `{ provider, code?, state?, respCode?, userAuthCode?, appId?, scope?, receivedAt }`.
     pub fn to_json(&self) -> Json {
-        let mut m = vec![("provider", Json::str(self.provider.as_str()))];
+        let mut m = Vec::new();
+        Json::put(&mut m, "provider", Json::str(self.provider.as_str()));
         for (k, v) in [
             ("code", &self.code),
             ("state", &self.state),
@@ -230,11 +231,11 @@ impl AuthCallback {
             ("scope", &self.scope),
         ] {
             if let Some(v) = v {
-                m.push((k, Json::Str(v.clone())));
+                Json::put(&mut m, k, Json::Str(v.clone()));
             }
         }
-        m.push(("receivedAt", Json::Num(self.received_at)));
-        Json::obj(m)
+        Json::put(&mut m, "receivedAt", Json::Num(self.received_at));
+        Json::Obj(m)
     }
 
     /// Reads back what [`to_json`](Self::to_json) gave (the page keeps the

@@ -5,6 +5,7 @@
 
 use super::{fail, AuthCallback, Provider};
 use crate::error::{cat, push_u64, Code, PayError, Result};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::safe_url::clip;
@@ -24,7 +25,7 @@ pub struct CardnetOrder {
 impl CardnetOrder {
     /// `{ userAuthCode, expiresAt }`.
     pub fn to_json(&self) -> Json {
-        Json::obj(vec![("userAuthCode", Json::Str(self.user_auth_code.clone())), ("expiresAt", Json::Num(self.expires_at))])
+        json_obj! { "userAuthCode" => Json::Str(self.user_auth_code.clone()), "expiresAt" => Json::Num(self.expires_at) }
     }
 }
 

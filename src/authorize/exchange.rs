@@ -13,6 +13,7 @@
 
 use super::{app_id, params_obj, push_param, req_str, AuthOptions};
 use crate::error::{cat, push_u64, Code, PayError, Result};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::safe_url::clip;
@@ -62,20 +63,19 @@ impl ExchangeRequest {
 
     /// `{ method, url, params, href? (GET), body? (POST, once signed or when no signature is needed), signParam? }`.
     pub fn to_json(&self) -> Json {
-        let mut m = vec![
-            ("method", Json::str(self.method)),
-            ("url", Json::Str(self.url.clone())),
-            ("params", Json::Obj(self.params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect())),
-        ];
+        let mut m = Vec::new();
+        Json::put(&mut m, "method", Json::str(self.method));
+        Json::put(&mut m, "url", Json::Str(self.url.clone()));
+        Json::put(&mut m, "params", Json::Obj(self.params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
         if self.method == "GET" {
-            m.push(("href", Json::Str(self.href())));
+            Json::put(&mut m, "href", Json::Str(self.href()));
         } else if self.sign_param.is_none() {
-            m.push(("body", Json::Str(self.encoded_params())));
+            Json::put(&mut m, "body", Json::Str(self.encoded_params()));
         }
         if let Some(k) = self.sign_param {
-            m.push(("signParam", Json::str(k)));
+            Json::put(&mut m, "signParam", Json::str(k));
         }
-        Json::obj(m)
+        Json::Obj(m)
     }
 }
 
@@ -151,7 +151,7 @@ pub struct Wallet1Token {
 impl Wallet1Token {
     /// `{ userId, accessToken }`.
     pub fn to_json(&self) -> Json {
-        Json::obj(vec![("userId", Json::Str(self.user_id.clone())), ("accessToken", Json::Str(self.access_token.clone()))])
+        json_obj! { "userId" => Json::Str(self.user_id.clone()), "accessToken" => Json::Str(self.access_token.clone()) }
     }
 }
 

@@ -11,6 +11,20 @@
 use crate::error::{cat, Code, PayError};
 use crate::prelude::*;
 
+/// `json_obj!{ "a" => x, "b" => y }`: the object `{ a: x, b: y }`, built
+/// member by member with [`Json::put`]. A `vec!` of pairs handed to
+/// [`Json::obj`] costs a boxed array, its moves and a loop at every call
+/// site: 0.3 KB more gzipped on the payment module.
+macro_rules! json_obj {
+    ($($k:expr => $v:expr),* $(,)?) => {{
+        #[allow(unused_mut)]
+        let mut m = $crate::prelude::Vec::new();
+        $($crate::json::Json::put(&mut m, $k, $v);)*
+        $crate::json::Json::Obj(m)
+    }};
+}
+pub(crate) use json_obj;
+
 /// How deep arrays and objects may nest before input is refused.
 pub const MAX_DEPTH: usize = 64;
 /// The longest text [`parse`] accepts (bytes).
@@ -75,13 +89,21 @@ impl Json {
         }
     }
 
-    /// Builds an object from pairs.
+    /// Builds an object from pairs: for tests and host code. The module's
+    /// own objects are built member by member ([`Json::put`], [`Json::one`]):
+    /// a `vec!` of pairs turned into members cost the payment module 0.3 KB
+    /// gzipped more.
     pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
         let mut m = Vec::with_capacity(pairs.len());
         for (k, v) in pairs {
             m.push((k.to_string(), v));
         }
         Json::Obj(m)
+    }
+
+    /// Adds the member `k` to the members `m`.
+    pub fn put(m: &mut Vec<(String, Json)>, k: &str, v: Json) {
+        m.push((k.to_string(), v));
     }
 
     /// An object of string members (a plan's parameters).

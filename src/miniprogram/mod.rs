@@ -15,6 +15,7 @@
 //! `invalid_options`, blamed on the field.
 
 use crate::error::{cat, Code, PayError, Result};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::profile::Profile;
@@ -58,7 +59,7 @@ pub fn wallet1_mini_auth_request(params: &Json) -> Result<Json> {
     let p = object(params, "params")?;
     let joined = crate::authorize::build::wallet1_scopes(p)?;
     let scopes = joined.split(',').map(Json::str).collect();
-    Ok(Json::obj(vec![("scopes", Json::Arr(scopes))]))
+    Ok(json_obj! { "scopes" => Json::Arr(scopes) })
 }
 
 /// Which version of a mini-program a native app opens.
@@ -105,12 +106,13 @@ pub struct LaunchRequest {
 impl LaunchRequest {
     /// `{ userName, path?, type }` (`type` as the SDK's number).
     pub fn to_json(&self) -> Json {
-        let mut m = vec![("userName", Json::Str(self.user_name.clone()))];
+        let mut m = Vec::new();
+        Json::put(&mut m, "userName", Json::Str(self.user_name.clone()));
         if let Some(p) = &self.path {
-            m.push(("path", Json::Str(p.clone())));
+            Json::put(&mut m, "path", Json::Str(p.clone()));
         }
-        m.push(("type", Json::Num(self.kind as u8 as f64)));
-        Json::obj(m)
+        Json::put(&mut m, "type", Json::Num(self.kind as u8 as f64));
+        Json::Obj(m)
     }
 }
 
@@ -242,18 +244,19 @@ pub struct LaunchInfo {
 impl LaunchInfo {
     /// `{ fromApp, scene?, query, path?, appParameter? }`.
     pub fn to_json(&self) -> Json {
-        let mut m = vec![("fromApp", Json::Bool(self.from_app))];
+        let mut m = Vec::new();
+        Json::put(&mut m, "fromApp", Json::Bool(self.from_app));
         if let Some(s) = self.scene {
-            m.push(("scene", Json::Num(s as f64)));
+            Json::put(&mut m, "scene", Json::Num(s as f64));
         }
-        m.push(("query", Json::Obj(self.query.iter().map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect())));
+        Json::put(&mut m, "query", Json::Obj(self.query.iter().map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect()));
         if let Some(p) = &self.path {
-            m.push(("path", Json::Str(p.clone())));
+            Json::put(&mut m, "path", Json::Str(p.clone()));
         }
         if let Some(a) = &self.app_parameter {
-            m.push(("appParameter", Json::Str(a.clone())));
+            Json::put(&mut m, "appParameter", Json::Str(a.clone()));
         }
-        Json::obj(m)
+        Json::Obj(m)
     }
 }
 
@@ -314,11 +317,9 @@ pub fn launch_app_button(app_parameter: &Json) -> Result<Json> {
     if !v.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         return Err(bad("appParameter", "may hold only printable ASCII characters (percent-encode anything else)"));
     }
-    Ok(Json::obj(vec![
-        ("open-type", Json::str("launchApp")),
-        ("app-parameter", Json::Str(v.clone())),
-        ("binderror", Json::str(LAUNCH_ERROR_HANDLER)),
-    ]))
+    Ok(
+        json_obj! { "open-type" => Json::str("launchApp"), "app-parameter" => Json::Str(v.clone()), "binderror" => Json::str(LAUNCH_ERROR_HANDLER) },
+    )
 }
 
 #[cfg(test)]

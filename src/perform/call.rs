@@ -6,6 +6,7 @@ use super::wait::{self, Looked};
 use super::{ApiCall, BridgeCall, Cmd, Detail, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::runtime::Host;
@@ -37,7 +38,7 @@ impl<V: Clone> Run<V> {
             ]);
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
-        out.push(Cmd::Emit("waiting", Detail::Json(Json::obj(vec![("bridge", Json::str(bridge)), ("event", Json::str(event))]))));
+        out.push(Cmd::Emit("waiting", Detail::Json(Json::str_obj(&[("bridge", bridge.to_string()), ("event", event.to_string())]))));
         let (bridge, event) = (bridge.to_string(), event.to_string());
         self.phase = Phase::Waiting;
         let looked = wait::begin(&bridge, &event, self.opts.timeout_ms, w, out);
@@ -69,7 +70,7 @@ impl<V: Clone> Run<V> {
     fn ready(&mut self, w: &impl World, out: &mut Vec<Cmd<V>>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0.to_string();
-        out.push(Cmd::Emit("bridge_ready", Detail::Json(Json::obj(vec![("bridge", Json::str(&bridge))]))));
+        out.push(Cmd::Emit("bridge_ready", Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
         if !w.has_method(&bridge, method) {
             let msg = cat(&["the wallet bridge ", &bridge, " has no ", method, " method"]);
@@ -78,10 +79,10 @@ impl<V: Clone> Run<V> {
         let op = self.op().to_string();
         let params = match &self.action {
             Action::Wallet2BridgePay { params } => Json::str_obj(params),
-            Action::Wallet1TradePay { trade_no, .. } => Json::obj(vec![("tradeNO", Json::Str(trade_no.clone()))]),
+            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
             _ => Json::Null,
         };
-        out.push(Cmd::Emit("called", Detail::Json(Json::obj(vec![("method", Json::str(&op))]))));
+        out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str(&op) })));
         out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
         self.phase = Phase::Calling;
     }
@@ -110,7 +111,7 @@ impl<V: Clone> Run<V> {
             let msg = cat(&[self.channel, " pays through the mini-program API's ", method, "(), ", why]);
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
-        out.push(Cmd::Emit("called", Detail::Json(Json::obj(vec![("method", Json::str(method))]))));
+        out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str(method) })));
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }

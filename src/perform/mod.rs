@@ -27,6 +27,7 @@
 
 use crate::action::{Action, Options, Plan, Via};
 use crate::error::{cat, Code, PayError};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult, Status};
 use crate::prelude::*;
@@ -205,7 +206,8 @@ impl<V: Clone> Run<V> {
             hidden: false,
             result: None,
         };
-        let mut out = vec![planned];
+        let mut out = Vec::new();
+        out.push(planned);
         run.begin(w, &mut out);
         (run, out)
     }
@@ -235,7 +237,7 @@ impl<V: Clone> Run<V> {
             Action::Wallet1TradePay { via: Via::Bridge, .. } => self.wait(Host::Wallet1, w, out),
             Action::Wallet2BridgePay { .. } => self.wait(Host::Wallet2, w, out),
             Action::Wallet1TradePay { via: Via::MiniProgram, trade_no } => {
-                let params = Json::obj(vec![("tradeNO", Json::Str(trade_no.clone()))]);
+                let params = json_obj! { "tradeNO" => Json::Str(trade_no.clone()) };
                 let global = self.opts.profile.wallet1.mini_program_global.clone();
                 self.call_api(global, "tradePay", params, false, w, out)
             }
@@ -338,7 +340,7 @@ impl<V: Clone> Run<V> {
     }
 
     fn navigate(&mut self, url: String, then: Status, out: &mut Vec<Cmd<V>>) {
-        out.push(Cmd::Emit("navigating", Detail::Json(Json::obj(vec![("url", Json::Str(url.clone()))]))));
+        out.push(Cmd::Emit("navigating", Detail::Json(json_obj! { "url" => Json::Str(url.clone()) })));
         out.push(Cmd::Navigate(url));
         self.phase = Phase::Navigating(then);
     }

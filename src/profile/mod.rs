@@ -6,6 +6,7 @@
 //! ones with `options.profile`, deep-merged over [`Profile::default`].
 
 use crate::error::{cat, Code, PayError, Result};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::payment::Channel;
 use crate::prelude::*;
@@ -385,13 +386,7 @@ impl Profile {
         }
         let w2 = group(&mut p, "wallet2");
         let card = group(&mut p, "cardnet");
-        Json::obj(vec![
-            ("wallet1", w1),
-            ("wallet2", w2),
-            ("cardnet", card),
-            ("mobileTokens", Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect())),
-            ("channelAliases", Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect())),
-        ])
+        json_obj! { "wallet1" => w1, "wallet2" => w2, "cardnet" => card, "mobileTokens" => Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect()), "channelAliases" => Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect()) }
     }
 }
 

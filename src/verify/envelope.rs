@@ -13,6 +13,7 @@
 //! service (the sandbox server, tests).
 
 use crate::error::{cat, u64_str, Code, PayError};
+use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 
@@ -88,7 +89,7 @@ pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
 /// [`decode_envelope`] reads it back with `data_text` unchanged, which is
 /// what the signature signs.
 pub fn encode_envelope(data_text: &str, signature: &str) -> String {
-    Json::obj(vec![("data", Json::str(data_text)), ("signature", Json::str(signature))]).to_text()
+    json_obj! { "data" => Json::str(data_text), "signature" => Json::str(signature) }.to_text()
 }
 
 #[cfg(test)]
