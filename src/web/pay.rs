@@ -70,7 +70,7 @@ pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
 fn finish(f: Flight, cmds: Vec<Cmd<JsValue>>, out: &Array) {
     let (payment, options) = (f.payment.clone(), f.options.clone());
     FLIGHT.with(|s| *s.borrow_mut() = Some(f));
-    for c in cmds {
+    for c in &cmds {
         out.push(&command(c, &payment, &options));
     }
 }

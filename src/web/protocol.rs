@@ -101,7 +101,11 @@ pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
     }
 }
 
-pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
+/// One command as the shim performs it. Read by reference: the commands'
+/// `Vec` then drops them all in one place, where consuming each one here
+/// cost a drop of every kind of command at every call site (0.2 KB more
+/// gzipped on the payment module).
+pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
     let u = || JsValue::UNDEFINED;
@@ -110,9 +114,9 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
         Cmd::Emit(kind, detail) => {
             let detail = match detail {
                 Detail::None => u(),
-                Detail::Json(j) => to_js(&j),
-                Detail::Value(v) => v,
-                Detail::Result(r) => with_raw(*r),
+                Detail::Json(j) => to_js(j),
+                Detail::Value(v) => v.clone(),
+                Detail::Result(r) => with_raw(r),
             };
             (0, s(kind), detail, u(), u())
         }
@@ -121,25 +125,25 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
                 Target::Document => env::global_get("document"),
                 Target::Window => env::global().into(),
             };
-            (1, n(t as u32), s(&e), target, u())
+            (1, n(*t as u32), s(e), target, u())
         }
-        Cmd::Unlisten(t, e) => (2, n(t as u32), s(&e), u(), u()),
-        Cmd::SetTimer(t, ms) => (3, n(t as u32), n(ms), u(), u()),
-        Cmd::ClearTimer(t) => (4, n(t as u32), u(), u(), u()),
-        Cmd::Navigate(url) => (5, env::global_get("location"), s(&url), u(), u()),
+        Cmd::Unlisten(t, e) => (2, n(*t as u32), s(e), u(), u()),
+        Cmd::SetTimer(t, ms) => (3, n(*t as u32), n(*ms), u(), u()),
+        Cmd::ClearTimer(t) => (4, n(*t as u32), u(), u(), u()),
+        Cmd::Navigate(url) => (5, env::global_get("location"), s(url), u(), u()),
         Cmd::CallBridge(c) => (6, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
         // Never made by the browser's payment module (perform::API_CALLS).
         Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
         Cmd::CallApi(c) => (7, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
-        Cmd::Confirm(r) => (8, env::get(options, "confirm"), payment.clone(), with_raw(*r), u()),
-        Cmd::Done(r) => (9, with_raw(*r), u(), u(), u()),
+        Cmd::Confirm(r) => (8, env::get(options, "confirm"), payment.clone(), with_raw(r), u()),
+        Cmd::Done(r) => (9, with_raw(r), u(), u(), u()),
         Cmd::Fail(e, cause, result) => {
-            let error = match &cause {
+            let error = match cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
-                None => err(&e),
+                None => err(e),
             };
             if let Some(r) = result {
-                set(&error, "result", &with_raw(*r));
+                set(&error, "result", &with_raw(r));
             }
             (10, error, u(), u(), u())
         }
@@ -164,10 +168,10 @@ fn answer_of(raw: &JsValue) -> Json {
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`.
-fn with_raw((result, raw): (PayResult, Option<JsValue>)) -> JsValue {
+fn with_raw((result, raw): &(PayResult, Option<JsValue>)) -> JsValue {
     let out = to_js(&result.to_json());
-    if let Some(raw) = raw.filter(|r| !r.is_undefined()) {
-        set(&out, "raw", &raw);
+    if let Some(raw) = raw.as_ref().filter(|r| !r.is_undefined()) {
+        set(&out, "raw", raw);
     }
     out
 }

@@ -75,7 +75,7 @@ pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
 /// Keeps the wait until the shim has performed its end, and writes the
 /// commands into `out`, the bridge found last (`[9, bridge]`).
 fn keep(id: u32, mut wait: BridgeWait, cmds: Vec<crate::perform::Cmd<JsValue>>, out: &Array) {
-    for c in cmds {
+    for c in &cmds {
         out.push(&command(c, &JsValue::UNDEFINED, &JsValue::UNDEFINED));
     }
     if let Some(bridge) = wait.found() {
