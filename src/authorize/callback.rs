@@ -66,7 +66,7 @@ fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
     let query = head.split_once('?').map_or("", |(_, q)| q);
     let frag = frag.split_once('?').map_or(frag, |(_, q)| q);
     let mut out = Vec::new();
-    for (part, plus) in [(query, true), (frag, true)] {
+    for &(part, plus) in [(query, true), (frag, true)].iter() {
         for pair in part.split('&') {
             if let Some((k, v)) = pair.split_once('=') {
                 out.push((k, v, plus));
@@ -222,14 +222,16 @@ impl AuthCallback {
     pub fn to_json(&self) -> Json {
         let mut m = Vec::new();
         Json::put(&mut m, "provider", Json::str(self.provider.as_str()));
-        for (k, v) in [
+        for &(k, v) in [
             ("code", &self.code),
             ("state", &self.state),
             ("respCode", &self.resp_code),
             ("userAuthCode", &self.user_auth_code),
             ("appId", &self.app_id),
             ("scope", &self.scope),
-        ] {
+        ]
+        .iter()
+        {
             if let Some(v) = v {
                 Json::put(&mut m, k, Json::Str(v.clone()));
             }

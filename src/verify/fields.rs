@@ -93,7 +93,7 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
         }
     };
 
-    for reserved in ["app_token", "sign"] {
+    for &reserved in ["app_token", "sign"].iter() {
         if m.iter().any(|(k, v)| k == reserved && !v.is_null()) {
             out.push(problem(
                 reserved,

@@ -23,7 +23,7 @@ pub enum Query {
 /// holds anything but a string or null.
 fn member(obj: &Json, camel: &str, snake: &str, problems: &mut Vec<Problem>) -> Option<String> {
     let mut found = None;
-    for key in [snake, camel] {
+    for &key in [snake, camel].iter() {
         match obj.get(key) {
             None | Some(Json::Null) => {}
             Some(Json::Str(s)) => {

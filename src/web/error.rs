@@ -85,14 +85,16 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
         return err;
     }
     let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
-    for (k, v) in [
+    for &(k, v) in [
         ("name", &JsValue::from_str("PayError")),
         ("code", &code),
         ("field", &field),
         ("details", &details),
         ("cause", cause),
         ("respCode", &rc),
-    ] {
+    ]
+    .iter()
+    {
         if !v.is_undefined() {
             super::convert::set(&err, k, v);
         }

@@ -96,7 +96,7 @@ pub fn debug_counts() -> JsValue {
         retained += super::dom::live_callbacks();
     }
     let o = js_sys::Object::new();
-    for (k, v) in [("listeners", listeners), ("waiters", waiters), ("retained", retained)] {
+    for &(k, v) in [("listeners", listeners), ("waiters", waiters), ("retained", retained)].iter() {
         set(&o, k, &JsValue::from_f64(v as f64));
     }
     o.into()

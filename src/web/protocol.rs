@@ -157,7 +157,7 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
 /// `raw`.
 fn answer_of(raw: &JsValue) -> Json {
     let mut read = Vec::new();
-    for k in ["resultCode", "error", "errorMessage", "err_msg", "errMsg"] {
+    for &k in ["resultCode", "error", "errorMessage", "err_msg", "errMsg"].iter() {
         if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
             if !v.is_null() {
                 read.push((k.to_string(), v));
