@@ -102,7 +102,7 @@ impl HostRule {
 /// An IP address rather than a name: dotted-decimal IPv4, or a bracketed
 /// IPv6 literal (which the shape check refuses before any rule sees it).
 fn is_address(host: &str) -> bool {
-    host.starts_with('[') || is_ipv4(host)
+    host.as_bytes().first() == Some(&b'[') || is_ipv4(host)
 }
 
 fn unsafe_url(field: &str, why: &str) -> PayError {
@@ -169,7 +169,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         None => (authority, None),
     };
     if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.starts_with('0') {
+        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.as_bytes().first() == Some(&b'0') {
             return Err("its port is not a number from 1 to 65535");
         }
         let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
