@@ -19,11 +19,13 @@ static CLASS: Local<RefCell<Option<Function>>> = Local::new(RefCell::new(None));
 /// The entry's state shared by every module it links (see [`shared`]).
 static SHARED: Local<RefCell<Option<JsValue>>> = Local::new(RefCell::new(None));
 
-/// Registers the JavaScript `PayError` class and the entry's shared state,
-/// an object that every module linked by the same entry is given.
+/// Registers the JavaScript `PayError` class, the entry's shared state (an
+/// object that every module linked by the same entry is given) and
+/// `globalThis` ([`super::env::global`]).
 #[wasm_bindgen(js_name = __setErrorClass)]
-pub fn set_error_class(class: Function, shared: JsValue) {
+pub fn set_error_class(class: Function, shared: JsValue, global: JsValue) {
     CLASS.with(|c| *c.borrow_mut() = Some(class));
+    super::env::set_global(global);
     if shared.is_object() {
         SHARED.with(|s| *s.borrow_mut() = Some(shared));
     }

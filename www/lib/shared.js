@@ -29,11 +29,15 @@ export const modules = { pay: null, full: null };
  */
 export const state = { busy: false };
 
-/** Hands a wasm instance to its generated bindings and starts it. */
+/**
+ * Hands a wasm instance to its generated bindings and starts it, giving it
+ * the `PayError` class, the shared state and `globalThis` (through which
+ * the module reaches every platform object).
+ */
 export function link(bg, exports) {
   bg.__wbg_set_wasm(exports);
   if (typeof exports.__wbindgen_start === "function") exports.__wbindgen_start();
-  bg.__setErrorClass(PayError, state);
+  bg.__setErrorClass(PayError, state, globalThis);
   return { bg, exports };
 }
 
