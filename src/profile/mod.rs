@@ -154,37 +154,44 @@ const RESULT_CODES: [(&str, Status); 6] = [
 
 const MOBILE_TOKENS: [&str; 6] = ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"];
 
+/// A profile of empty strings, written as one constant: copied from the
+/// module's data in one move, where building its 19 strings one by one
+/// took a store for every word of each.
+const EMPTY: Profile = {
+    const E: String = String::new();
+    Profile {
+        wallet1: Wallet1Profile {
+            scheme: E,
+            bridge: E,
+            ready_event: E,
+            ua_token: E,
+            mini_program_global: E,
+            result_codes: Vec::new(),
+            auth_url: E,
+            token_url: E,
+            token_method: E,
+        },
+        wallet2: Wallet2Profile {
+            bridge: E,
+            ready_event: E,
+            pay_method: E,
+            ua_token: E,
+            mini_program_global: E,
+            authorize_url: E,
+            redirect_fragment: E,
+            oauth_token_url: E,
+            session_url: E,
+            original_id_prefix: E,
+        },
+        cardnet: CardnetProfile { auth_url: E },
+        mobile_tokens: Vec::new(),
+        channel_aliases: Vec::new(),
+    }
+};
+
 impl Default for Profile {
     fn default() -> Profile {
-        let e = String::new;
-        let mut p = Profile {
-            wallet1: Wallet1Profile {
-                scheme: e(),
-                bridge: e(),
-                ready_event: e(),
-                ua_token: e(),
-                mini_program_global: e(),
-                result_codes: Vec::new(),
-                auth_url: e(),
-                token_url: e(),
-                token_method: e(),
-            },
-            wallet2: Wallet2Profile {
-                bridge: e(),
-                ready_event: e(),
-                pay_method: e(),
-                ua_token: e(),
-                mini_program_global: e(),
-                authorize_url: e(),
-                redirect_fragment: e(),
-                oauth_token_url: e(),
-                session_url: e(),
-                original_id_prefix: e(),
-            },
-            cardnet: CardnetProfile { auth_url: e() },
-            mobile_tokens: Vec::new(),
-            channel_aliases: Vec::new(),
-        };
+        let mut p = EMPTY;
         // Constant arrays are walked by reference here and on the other
         // wasm paths: a loop over an array by value copies it and brings an
         // iterator for its element type (0.24 KB gzipped over the payment
