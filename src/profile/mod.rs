@@ -14,7 +14,9 @@ use crate::safe_url::clip;
 use crate::status::Status;
 
 mod check;
+mod defaults;
 use check::{valid, Kind};
+use defaults::{F, FIELDS};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wallet1Profile {
@@ -74,139 +76,6 @@ pub struct Profile {
     pub mobile_tokens: Vec<String>,
     /// Other names for the channels: `alias -> channel`.
     pub channel_aliases: Vec<(String, Channel)>,
-}
-
-/// Which string of the profile an entry of [`FIELDS`] is.
-#[derive(Clone, Copy)]
-enum F {
-    W1Scheme,
-    W1Bridge,
-    W1ReadyEvent,
-    W1UaToken,
-    W1MiniProgramGlobal,
-    W1AuthUrl,
-    W1TokenUrl,
-    W1TokenMethod,
-    W2Bridge,
-    W2ReadyEvent,
-    W2PayMethod,
-    W2UaToken,
-    W2MiniProgramGlobal,
-    W2AuthorizeUrl,
-    W2RedirectFragment,
-    W2OauthTokenUrl,
-    W2SessionUrl,
-    W2OriginalIdPrefix,
-    CardnetAuthUrl,
-}
-
-/// Whether this build has code that reads the profile's authorization
-/// and server-side addresses: all but the browser's payment module (wasm32
-/// without `web-tools`), which only pays.
-const READS_ALL: bool = !cfg!(target_arch = "wasm32") || cfg!(feature = "web-tools");
-
-/// The default of a string only the authorization helpers and the
-/// mini-program helpers read: empty in the payment module, where nothing
-/// reads it (0.16 KB less gzipped). A page's override of it is still
-/// checked there, as everywhere.
-const fn off_path(default: &'static str) -> &'static str {
-    if READS_ALL {
-        default
-    } else {
-        ""
-    }
-}
-
-/// Every string of the profile: its group, its JavaScript name, what it
-/// must look like, and its default. One table serves the defaults, the
-/// merge and `defaultProfile()`.
-const FIELDS: [(&str, &str, Kind, F, &str); 19] = [
-    ("wallet1", "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
-    ("wallet1", "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
-    ("wallet1", "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
-    ("wallet1", "uaToken", Kind::Token, F::W1UaToken, "Wallet1Client"),
-    ("wallet1", "miniProgramGlobal", Kind::Ident, F::W1MiniProgramGlobal, "wallet1"),
-    ("wallet1", "authUrl", Kind::Url, F::W1AuthUrl, off_path("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm")),
-    ("wallet1", "tokenUrl", Kind::Url, F::W1TokenUrl, off_path("https://openapi.wallet1.example/gateway.do")),
-    ("wallet1", "tokenMethod", Kind::Token, F::W1TokenMethod, off_path("wallet1.system.oauth.token")),
-    ("wallet2", "bridge", Kind::Ident, F::W2Bridge, "Wallet2JSBridge"),
-    ("wallet2", "readyEvent", Kind::Token, F::W2ReadyEvent, "Wallet2JSBridgeReady"),
-    ("wallet2", "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
-    ("wallet2", "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
-    ("wallet2", "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
-    ("wallet2", "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
-    ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, off_path("#wallet2_redirect")),
-    ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
-    ("wallet2", "sessionUrl", Kind::Url, F::W2SessionUrl, off_path("https://api.wallet2.example/sns/jscode2session")),
-    ("wallet2", "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, off_path("gh_")),
-    ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, off_path("https://open.cardnet.example/oauth/authorize")),
-];
-
-/// wallet1's public trade-pay result codes.
-const RESULT_CODES: [(&str, Status); 6] = [
-    ("9000", Status::Succeeded),
-    ("8000", Status::Pending),
-    ("6004", Status::Pending),
-    ("6001", Status::Cancelled),
-    ("6002", Status::Failed),
-    ("4000", Status::Failed),
-];
-
-const MOBILE_TOKENS: [&str; 6] = ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"];
-
-/// A profile of empty strings, written as one constant: copied from the
-/// module's data in one move, where building its 19 strings one by one
-/// took a store for every word of each.
-const EMPTY: Profile = {
-    const E: String = String::new();
-    Profile {
-        wallet1: Wallet1Profile {
-            scheme: E,
-            bridge: E,
-            ready_event: E,
-            ua_token: E,
-            mini_program_global: E,
-            result_codes: Vec::new(),
-            auth_url: E,
-            token_url: E,
-            token_method: E,
-        },
-        wallet2: Wallet2Profile {
-            bridge: E,
-            ready_event: E,
-            pay_method: E,
-            ua_token: E,
-            mini_program_global: E,
-            authorize_url: E,
-            redirect_fragment: E,
-            oauth_token_url: E,
-            session_url: E,
-            original_id_prefix: E,
-        },
-        cardnet: CardnetProfile { auth_url: E },
-        mobile_tokens: Vec::new(),
-        channel_aliases: Vec::new(),
-    }
-};
-
-impl Default for Profile {
-    fn default() -> Profile {
-        let mut p = EMPTY;
-        // Constant arrays are walked by reference here and on the other
-        // wasm paths: a loop over an array by value copies it and brings an
-        // iterator for its element type (0.24 KB gzipped over the payment
-        // module's loops).
-        for &(_, _, _, f, default) in FIELDS.iter() {
-            *p.slot(f) = default.to_string();
-        }
-        for &(c, st) in RESULT_CODES.iter() {
-            p.wallet1.result_codes.push((c.to_string(), st));
-        }
-        for &t in MOBILE_TOKENS.iter() {
-            p.mobile_tokens.push(t.to_string());
-        }
-        p
-    }
 }
 
 fn bad(field: &str, why: &str) -> PayError {
