@@ -67,7 +67,7 @@ impl Default for Options {
 }
 
 fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", why]))
+    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
 }
 
 /// A whole number of milliseconds from 1 to 600000.
@@ -89,7 +89,7 @@ impl Options {
             Some(v) => v,
         };
         if v.as_obj().is_none() {
-            return Err(PayError::field(Code::InvalidOptions, "options", cat(&["options must be an object, not ", v.kind()])));
+            return Err(PayError::field(Code::InvalidOptions, "options", cat!("options must be an object, not ", v.kind())));
         }
         let given = |k: &str| v.get(k).filter(|x| !x.is_null());
         // Read before the profile: it also lets the profile's provider
@@ -217,14 +217,14 @@ impl Plan {
 
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
 pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
-    let mut u = cat(&[&profile.wallet1.scheme, "://platformapi/startapp?saId=", SA_ID, "&qrcode="]);
+    let mut u = cat!(&profile.wallet1.scheme, "://platformapi/startapp?saId=", SA_ID, "&qrcode=");
     crate::encode::push_component(&mut u, pay_info);
     u
 }
 
 /// `<scheme>://platformapi/startapp?appId=<appId>&page=<page>`.
 pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String {
-    let mut u = cat(&[&profile.wallet1.scheme, "://platformapi/startapp?appId=", &target.app_id]);
+    let mut u = cat!(&profile.wallet1.scheme, "://platformapi/startapp?appId=", &target.app_id);
     if let Some(page) = &target.page {
         u.push_str("&page=");
         crate::encode::push_component(&mut u, page);
@@ -239,11 +239,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
         PayError::field(
             Code::UnsupportedChannel,
             "pay_channel",
-            cat(&[
-                "pay_channel ",
-                safe_url::clip(&payment.pay_channel),
-                " is not a channel this module knows (wallet1, wallet1_wap, wallet1_lite, wallet1_pub, wallet2_lite, wallet2_pub, cardnet, or an alias in profile.channelAliases)",
-            ]),
+            cat!("pay_channel ", safe_url::clip(&payment.pay_channel), " is not a channel this module knows (wallet1, wallet1_wap, wallet1_lite, wallet1_pub, wallet2_lite, wallet2_pub, cardnet, or an alias in profile.channelAliases)"),
         )
     })?;
     let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|s| s.url);
@@ -273,11 +269,11 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                 return Err(PayError::field(
                     Code::WrongRuntime,
                     "miniProgram",
-                    cat(&[
+                    cat!(
                         "wallet1_lite pays inside the wallet1 mini-program; this runtime is ",
                         runtime.host.as_str(),
-                        ", so give options.miniProgram { appId, page } to open the mini-program",
-                    ]),
+                        ", so give options.miniProgram { appId, page } to open the mini-program"
+                    ),
                 ));
             }
         }
@@ -330,11 +326,11 @@ mod tests {
     fn insecure_loopback_also_admits_loopback_provider_addresses_wherever_it_sits() {
         let opts = |text: &str| Options::from_json(Some(&crate::json::parse(text, Code::InvalidOptions, "options").unwrap()));
         let profile = r#""profile":{"cardnet":{"authUrl":"http://127.0.0.1:8080/sim/cardnet/authorize"}}"#;
-        for text in [cat(&["{", profile, r#","insecureLoopback":true}"#]), cat(&[r#"{"insecureLoopback":true,"#, profile, "}"])] {
+        for text in [cat!("{", profile, r#","insecureLoopback":true}"#), cat!(r#"{"insecureLoopback":true,"#, profile, "}")] {
             let o = opts(&text).unwrap();
             assert_eq!(o.profile.cardnet.auth_url, "http://127.0.0.1:8080/sim/cardnet/authorize");
         }
-        let e = opts(&cat(&["{", profile, "}"])).unwrap_err();
+        let e = opts(&cat!("{", profile, "}")).unwrap_err();
         assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));
         let e = opts(r#"{"profile":{"cardnet":{"authUrl":"http://c.example/a"}},"insecureLoopback":true}"#).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("profile.cardnet.authUrl"));

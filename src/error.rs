@@ -164,8 +164,73 @@ impl core::fmt::Display for PayError {
 
 impl core::error::Error for PayError {}
 
-/// Concatenates message parts without the formatting machinery.
-pub fn cat(parts: &[&str]) -> String {
+/// `cat!(a, b, ...)`: the parts (`&str`) in one string, without the
+/// formatting machinery. Two to six parts are passed as arguments: an array
+/// of them built on the stack at each call site cost the payment module
+/// 0.4 KB more gzipped. More parts go through [`cat_all`].
+macro_rules! cat {
+    ($a:expr $(,)?) => {
+        $crate::error::cat_all(&[$a])
+    };
+    ($a:expr, $b:expr $(,)?) => {
+        $crate::error::cat2($a, $b)
+    };
+    ($a:expr, $b:expr, $c:expr $(,)?) => {
+        $crate::error::cat3($a, $b, $c)
+    };
+    ($a:expr, $b:expr, $c:expr, $d:expr $(,)?) => {
+        $crate::error::cat4($a, $b, $c, $d)
+    };
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr $(,)?) => {
+        $crate::error::cat5($a, $b, $c, $d, $e)
+    };
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr $(,)?) => {
+        $crate::error::cat6($a, $b, $c, $d, $e, $f)
+    };
+    ($($p:expr),+ $(,)?) => {
+        $crate::error::cat_all(&[$($p),+])
+    };
+}
+pub(crate) use cat;
+
+/// Two parts in one string ([`cat!`]).
+pub fn cat2(a: &str, b: &str) -> String {
+    let mut s = String::with_capacity(a.len() + b.len());
+    s.push_str(a);
+    s.push_str(b);
+    s
+}
+
+/// Three parts in one string ([`cat!`]).
+pub fn cat3(a: &str, b: &str, c: &str) -> String {
+    let mut s = cat2(a, b);
+    s.push_str(c);
+    s
+}
+
+/// Four parts in one string ([`cat!`]).
+pub fn cat4(a: &str, b: &str, c: &str, d: &str) -> String {
+    let mut s = cat3(a, b, c);
+    s.push_str(d);
+    s
+}
+
+/// Five parts in one string ([`cat!`]).
+pub fn cat5(a: &str, b: &str, c: &str, d: &str, e: &str) -> String {
+    let mut s = cat4(a, b, c, d);
+    s.push_str(e);
+    s
+}
+
+/// Six parts in one string ([`cat!`]).
+pub fn cat6(a: &str, b: &str, c: &str, d: &str, e: &str, f: &str) -> String {
+    let mut s = cat5(a, b, c, d, e);
+    s.push_str(f);
+    s
+}
+
+/// Any number of parts in one string ([`cat!`]).
+pub fn cat_all(parts: &[&str]) -> String {
     let len = parts.iter().map(|p| p.len()).sum();
     let mut s = String::with_capacity(len);
     for p in parts {

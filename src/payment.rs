@@ -104,7 +104,7 @@ impl Payment {
             return Payment::decode::<KEEP>(crate::json_text::parse(t, Code::InvalidPayment, "payment")?);
         }
         if v.as_obj().is_none() {
-            return Err(invalid("payment", cat(&["the payment must be an object or JSON text of one, not ", v.kind()])));
+            return Err(invalid("payment", cat!("the payment must be an object or JSON text of one, not ", v.kind())));
         }
         if v.deeper_than(json::MAX_DEPTH) {
             return Err(invalid("payment", "the payment is nested deeper than 64 levels".into()));
@@ -114,7 +114,7 @@ impl Payment {
             Some(Json::Str(s)) if s.is_empty() => return Err(invalid("pay_channel", "pay_channel is empty".into())),
             Some(Json::Str(s)) if s.len() > 64 => return Err(invalid("pay_channel", "pay_channel is longer than 64 characters".into())),
             Some(Json::Str(s)) => s.clone(),
-            Some(other) => return Err(invalid("pay_channel", cat(&["pay_channel must be a string, not ", other.kind()]))),
+            Some(other) => return Err(invalid("pay_channel", cat!("pay_channel must be a string, not ", other.kind()))),
         };
         let pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
@@ -143,9 +143,9 @@ impl Payment {
             Some(e @ Json::Obj(_)) => match e.get("pay_url") {
                 None | Some(Json::Null) => None,
                 Some(Json::Str(s)) => Some(s.clone()),
-                Some(other) => return Err(invalid("expend.pay_url", cat(&["expend.pay_url must be a string, not ", other.kind()]))),
+                Some(other) => return Err(invalid("expend.pay_url", cat!("expend.pay_url must be a string, not ", other.kind()))),
             },
-            Some(other) => return Err(invalid("expend", cat(&["expend must be an object, not ", other.kind()]))),
+            Some(other) => return Err(invalid("expend", cat!("expend must be an object, not ", other.kind()))),
         };
         Ok(Payment { pay_channel, pay_info, pay_url, raw: if KEEP { v } else { Json::Null } })
     }
@@ -154,32 +154,30 @@ impl Payment {
     pub fn pay_info_url(&self, channel: Channel) -> Result<&str> {
         match &self.pay_info {
             PayInfo::Text(s) => Ok(s),
-            PayInfo::Missing => {
-                Err(invalid("pay_info", cat(&["pay_info is missing (", channel.name(), " needs pay_info as an https URL)"])))
-            }
+            PayInfo::Missing => Err(invalid("pay_info", cat!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)"))),
             PayInfo::Fields(_) => {
-                Err(invalid("pay_info", cat(&["pay_info is an object, but ", channel.name(), " needs pay_info as an https URL"])))
+                Err(invalid("pay_info", cat!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL")))
             }
-            PayInfo::Other(v) => Err(invalid("pay_info", cat(&["pay_info must be an https URL for ", channel.name(), ", not ", v.kind()]))),
+            PayInfo::Other(v) => Err(invalid("pay_info", cat!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()))),
         }
     }
 
     /// `expend.pay_url`, for the card network.
     pub fn expend_pay_url(&self, channel: Channel) -> Result<&str> {
         self.pay_url.as_deref().ok_or_else(|| {
-            invalid("expend.pay_url", cat(&["expend.pay_url is missing (", channel.name(), " needs the payment link in expend.pay_url)"]))
+            invalid("expend.pay_url", cat!("expend.pay_url is missing (", channel.name(), " needs the payment link in expend.pay_url)"))
         })
     }
 
     fn fields(&self, channel: Channel, needs: &str) -> Result<&Json> {
         match &self.pay_info {
             PayInfo::Fields(f) => Ok(f),
-            PayInfo::Missing => Err(invalid("pay_info", cat(&["pay_info is missing (", channel.name(), " needs ", needs, ")"]))),
+            PayInfo::Missing => Err(invalid("pay_info", cat!("pay_info is missing (", channel.name(), " needs ", needs, ")"))),
             PayInfo::Text(_) => Err(invalid(
                 "pay_info",
-                cat(&["pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")"]),
+                cat!("pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")"),
             )),
-            PayInfo::Other(v) => Err(invalid("pay_info", cat(&["pay_info must be an object for ", channel.name(), ", not ", v.kind()]))),
+            PayInfo::Other(v) => Err(invalid("pay_info", cat!("pay_info must be an object for ", channel.name(), ", not ", v.kind()))),
         }
     }
 
@@ -192,7 +190,7 @@ impl Payment {
             _ => {
                 return Err(invalid(
                     "pay_info.tradeNO",
-                    cat(&["pay_info.tradeNO is missing (", channel.name(), " needs the trade number in pay_info.tradeNO)"]),
+                    cat!("pay_info.tradeNO is missing (", channel.name(), " needs the trade number in pay_info.tradeNO)"),
                 ))
             }
         };
@@ -215,10 +213,10 @@ impl Payment {
         let f = self.fields(channel, needs)?;
         let mut out = Vec::with_capacity(all.len());
         for &key in all {
-            let path = cat(&["pay_info.", key]);
+            let path = cat!("pay_info.", key);
             let v = match f.get(key) {
                 Some(v) if !v.is_null() => v,
-                _ => return Err(invalid(&path, cat(&[&path, " is missing (", channel.name(), " needs ", needs, ")"]))),
+                _ => return Err(invalid(&path, cat!(&path, " is missing (", channel.name(), " needs ", needs, ")"))),
             };
             out.push((key, field_text(v, &path, channel, key)?));
         }
@@ -232,16 +230,16 @@ fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<Stri
     let s = match v {
         Json::Str(s) => s.clone(),
         Json::Num(n) if json::whole(*n).is_some() => crate::error::u64_str(*n as u64),
-        other => return Err(invalid(path, cat(&[path, " must be a string, not ", other.kind()]))),
+        other => return Err(invalid(path, cat!(path, " must be a string, not ", other.kind()))),
     };
     if s.is_empty() {
-        return Err(invalid(path, cat(&[path, " is empty (", channel.name(), " needs ", what, ")"])));
+        return Err(invalid(path, cat!(path, " is empty (", channel.name(), " needs ", what, ")")));
     }
     if s.len() > MAX_FIELD {
-        return Err(invalid(path, cat(&[path, " is longer than 4096 characters"])));
+        return Err(invalid(path, cat!(path, " is longer than 4096 characters")));
     }
     if crate::error::has_control(&s) {
-        return Err(invalid(path, cat(&[path, " contains a control character: ", clip(&s)])));
+        return Err(invalid(path, cat!(path, " contains a control character: ", clip(&s))));
     }
     Ok(s)
 }
@@ -302,7 +300,7 @@ mod tests {
         // Any other space (here U+00A0 and U+3000) is not JSON whitespace:
         // the string is plain text, which this channel refuses by name.
         for lead in ["\u{a0}", "\u{3000}"] {
-            let text = cat(&[lead, "{\"tradeNO\":\"T1\"}"]);
+            let text = cat!(lead, "{\"tradeNO\":\"T1\"}");
             let p = Payment::from_json(Json::obj(vec![("pay_channel", Json::str("wallet1_pub")), ("pay_info", Json::Str(text.clone()))]))
                 .unwrap();
             assert_eq!(p.pay_info, PayInfo::Text(text));
@@ -318,8 +316,8 @@ mod tests {
         // (the payment itself is at depth 0): the text parser and a value
         // built in Rust give the same verdict on either side of the limit.
         for (depth, ok) in [(json::MAX_DEPTH, true), (json::MAX_DEPTH + 1, false)] {
-            let nest = cat(&["[".repeat(depth).as_str(), "]".repeat(depth).as_str()]);
-            let text = cat(&[r#"{"pay_channel":"wallet1","pay_info":"https://pay.example/x","x":"#, &nest, "}"]);
+            let nest = cat!("[".repeat(depth).as_str(), "]".repeat(depth).as_str());
+            let text = cat!(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example/x","x":"#, &nest, "}");
             let mut x = Json::Arr(Vec::new());
             for _ in 1..depth {
                 x = Json::Arr(vec![x]);

@@ -114,9 +114,9 @@ fn contains_token(ua: &str, token: &str) -> bool {
 impl Runtime {
     /// `options.runtime`: `{ host, mobile? }`.
     pub fn from_json(v: &Json) -> Result<Runtime> {
-        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, cat(&[f, " ", m]));
+        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, cat!(f, " ", m));
         if v.as_obj().is_none() {
-            return Err(bad("runtime", &cat(&["must be an object { host, mobile }, not ", v.kind()])));
+            return Err(bad("runtime", &cat!("must be an object { host, mobile }, not ", v.kind())));
         }
         let host = match v.get("host") {
             Some(Json::Str(s)) => Host::from_name(s)

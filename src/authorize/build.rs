@@ -33,7 +33,7 @@ pub const CARDNET_VERSION: &str = "1.0.0";
 /// The redirect address under `key`: a string that passes the strict check.
 fn redirect<'a>(params: &'a Json, key: &str, policy: &UrlPolicy) -> Result<&'a str> {
     let v = opt_str(params, key, Code::UnsafeUrl)?.ok_or_else(|| {
-        PayError::field(Code::UnsafeUrl, key, cat(&[key, " is missing (the https address the provider sends the user back to)"]))
+        PayError::field(Code::UnsafeUrl, key, cat!(key, " is missing (the https address the provider sends the user back to)"))
     })?;
     // The merchant's own address: allowedHosts, which names where the page
     // may go, applies to the address the builder returns, not to this one.
@@ -99,7 +99,7 @@ fn base<'a>(url: &'a str, field: &str, ours: &[&str]) -> Result<(String, &'a str
     for pair in query.split('&') {
         let key = pair.split_once('=').map_or(pair, |(k, _)| k);
         if let Some(k) = ours.iter().find(|k| crate::authorize::once::key_is(key, k)) {
-            return Err(bad(field, &cat(&["already has a ", k, " parameter in its query, which the builder adds itself: remove it"])));
+            return Err(bad(field, &cat!("already has a ", k, " parameter in its query, which the builder adds itself: remove it")));
         }
     }
     Ok((b.into(), f))
@@ -119,7 +119,7 @@ fn finish(mut url: String, fragment: &str, redirect_key: &str, profile_key: &str
         return Err(PayError::field(
             Code::UnsafeUrl,
             redirect_key,
-            cat(&[redirect_key, " is too long: the authorization address would pass 8192 characters"]),
+            cat!(redirect_key, " is too long: the authorization address would pass 8192 characters"),
         ));
     }
     let loopback = UrlPolicy { insecure_loopback: policy.insecure_loopback, ..UrlPolicy::default() };
@@ -242,7 +242,7 @@ mod tests {
             "https://c.example/auth?x=1&redirectUrl=https://e.example",
             "https://c.example/a?%76ersion=1",
         ] {
-            let o = j(&cat(&[r#"{"profile":{"cardnet":{"authUrl":""#, base, r#""}}}"#]));
+            let o = j(&cat!(r#"{"profile":{"cardnet":{"authUrl":""#, base, r#""}}}"#));
             let e = cardnet_auth_url(&params, Some(&o)).unwrap_err();
             assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")), "{base}");
         }
@@ -281,10 +281,10 @@ mod tests {
         // The local sandbox's authorization pages are http://127.0.0.1.
         let params = j(r#"{"redirectUrl":"http://127.0.0.1:8080/cb"}"#);
         let profile = r#""profile":{"cardnet":{"authUrl":"http://127.0.0.1:8080/sim/cardnet/authorize"}}"#;
-        let o = j(&cat(&["{", profile, r#","insecureLoopback":true}"#]));
+        let o = j(&cat!("{", profile, r#","insecureLoopback":true}"#));
         let u = cardnet_auth_url(&params, Some(&o)).unwrap();
         assert_eq!(u, "http://127.0.0.1:8080/sim/cardnet/authorize?version=1.0.0&redirectUrl=http%3A%2F%2F127.0.0.1%3A8080%2Fcb");
-        let e = cardnet_auth_url(&params, Some(&j(&cat(&["{", profile, "}"])))).unwrap_err();
+        let e = cardnet_auth_url(&params, Some(&j(&cat!("{", profile, "}")))).unwrap_err();
         assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));
         // Only loopback: another http host stays refused.
         let o = j(r#"{"profile":{"cardnet":{"authUrl":"http://c.example/a"}},"insecureLoopback":true}"#);
@@ -300,7 +300,7 @@ mod tests {
 
     #[test]
     fn overlong_redirect_is_refused() {
-        let long = cat(&["https://s.example/", &"%41".repeat(2700)]);
+        let long = cat!("https://s.example/", &"%41".repeat(2700));
         let mut m = vec![("redirectUrl", Json::Str(long))];
         let e = cardnet_auth_url(&Json::obj(m.clone()), None).unwrap_err();
         assert_eq!(e.code, Code::UnsafeUrl);

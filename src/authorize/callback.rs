@@ -192,7 +192,7 @@ pub fn parse_auth_callback(url: &str, expected_state: Option<&str>, now_ms: f64)
                 let mut e = PayError::field(
                     Code::AuthFailed,
                     "respCode",
-                    cat(&["respCode is ", clip(other), ", not 00: the card network did not authorize the user"]),
+                    cat!("respCode is ", clip(other), ", not 00: the card network did not authorize the user"),
                 );
                 e.resp_code = Some(other.to_string());
                 return Err(e);
@@ -244,7 +244,7 @@ impl AuthCallback {
     /// callback object and passes it to `isUserAuthCodeFresh` or the
     /// card-network payment later).
     pub fn from_json(v: &Json) -> Result<AuthCallback> {
-        let field = |k: &str| cat(&["callback.", k]);
+        let field = |k: &str| cat!("callback.", k);
         let text = |k: &str| match v.get(k) {
             None | Some(Json::Null) => Ok(None),
             Some(Json::Str(s)) => Ok(Some(s.clone())),

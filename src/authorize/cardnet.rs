@@ -38,7 +38,7 @@ pub fn cardnet_order(cb: &AuthCallback, now_ms: f64) -> Result<CardnetOrder> {
     if cb.provider != Provider::Cardnet {
         return Err(fail(
             "provider",
-            &cat(&["is ", cb.provider.as_str(), ": the card-network payment needs a card-network callback (cardnetAuthUrl)"]),
+            &cat!("is ", cb.provider.as_str(), ": the card-network payment needs a card-network callback (cardnetAuthUrl)"),
         ));
     }
     match cb.resp_code.as_deref() {
@@ -46,7 +46,7 @@ pub fn cardnet_order(cb: &AuthCallback, now_ms: f64) -> Result<CardnetOrder> {
         other => {
             return Err(fail(
                 "respCode",
-                &cat(&["is ", clip(other.unwrap_or("missing")), ", not 00: the card network did not authorize the user"]),
+                &cat!("is ", clip(other.unwrap_or("missing")), ", not 00: the card network did not authorize the user"),
             ))
         }
     }

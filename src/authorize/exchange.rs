@@ -156,7 +156,7 @@ impl Wallet1Token {
 }
 
 fn undecodable(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidResponse, field, cat(&[field, " ", why]))
+    PayError::field(Code::InvalidResponse, field, cat!(field, " ", why))
 }
 
 fn answer_str<'a>(v: &'a Json, key: &str) -> Result<&'a str> {
@@ -201,7 +201,7 @@ pub fn read_wallet1_token(answer: &Json) -> Result<Wallet1Token> {
     if inner.get("access_token").is_none() {
         if let Some(code) = inner.get("code") {
             let sub = inner.get("sub_code");
-            let mut msg = cat(&["wallet1 refused the code exchange: code ", &code_text(code)]);
+            let mut msg = cat!("wallet1 refused the code exchange: code ", &code_text(code));
             if let Some(s) = sub {
                 msg.push_str(", sub_code ");
                 msg.push_str(&code_text(s));
@@ -229,7 +229,7 @@ pub fn read_wallet2_openid(answer: &Json) -> Result<String> {
     }
     if let Some(e) = answer.get("errcode") {
         if !matches!(e, Json::Null) && !matches!(e, Json::Num(n) if *n == 0.0) && e.as_str() != Some("0") {
-            let mut msg = cat(&["wallet2 refused the code exchange: errcode ", &code_text(e)]);
+            let mut msg = cat!("wallet2 refused the code exchange: errcode ", &code_text(e));
             if let Some(Json::Str(t)) = answer.get("errmsg") {
                 msg.push_str(": ");
                 msg.push_str(clip(t));

@@ -80,7 +80,7 @@ impl AuthOptions {
             Some(v) => v,
         };
         if v.as_obj().is_none() {
-            return Err(bad("options", &cat(&["must be an object, not ", v.kind()])));
+            return Err(bad("options", &cat!("must be an object, not ", v.kind())));
         }
         match v.get("insecureLoopback") {
             None | Some(Json::Null) => {}
@@ -100,12 +100,12 @@ impl AuthOptions {
 
 /// An `auth_failed` error blamed on `field`.
 pub(crate) fn fail(field: &str, why: &str) -> PayError {
-    PayError::field(Code::AuthFailed, field, cat(&[field, " ", why]))
+    PayError::field(Code::AuthFailed, field, cat!(field, " ", why))
 }
 
 /// An `invalid_options` error blamed on `field`.
 pub(crate) fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", why]))
+    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
 }
 
 /// The string member `key` of the parameters object (`None` when absent or
@@ -114,7 +114,7 @@ pub(crate) fn opt_str<'a>(params: &'a Json, key: &str, code: Code) -> Result<Opt
     match params.get(key) {
         None | Some(Json::Null) => Ok(None),
         Some(Json::Str(s)) => Ok(Some(s)),
-        Some(v) => Err(PayError::field(code, key, cat(&[key, " must be a string, not ", v.kind()]))),
+        Some(v) => Err(PayError::field(code, key, cat!(key, " must be a string, not ", v.kind()))),
     }
 }
 
@@ -122,7 +122,7 @@ pub(crate) fn opt_str<'a>(params: &'a Json, key: &str, code: Code) -> Result<Opt
 pub(crate) fn req_str<'a>(params: &'a Json, key: &str, code: Code) -> Result<&'a str> {
     match opt_str(params, key, code)? {
         Some(s) if !s.is_empty() => Ok(s),
-        _ => Err(PayError::field(code, key, cat(&[key, " is missing"]))),
+        _ => Err(PayError::field(code, key, cat!(key, " is missing"))),
     }
 }
 
@@ -131,7 +131,7 @@ pub(crate) fn params_obj(params: &Json) -> Result<&Json> {
     if params.as_obj().is_some() {
         Ok(params)
     } else {
-        Err(bad("params", &cat(&["must be an object, not ", params.kind()])))
+        Err(bad("params", &cat!("must be an object, not ", params.kind())))
     }
 }
 

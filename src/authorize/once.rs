@@ -44,12 +44,12 @@ pub fn used(provider: Provider) -> PayError {
     PayError::field(
         Code::AuthUsed,
         field,
-        cat(&[
+        cat!(
             field,
             " of this ",
             provider.as_str(),
-            " callback was already used in this tab (Back, reload or Forward to the callback page); it is not sent again: start over",
-        ]),
+            " callback was already used in this tab (Back, reload or Forward to the callback page); it is not sent again: start over"
+        ),
     )
 }
 
@@ -103,7 +103,7 @@ pub fn fingerprint(cb: &AuthCallback) -> Option<String> {
         h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    let mut out = cat(&["code ", cb.provider.as_str(), " "]);
+    let mut out = cat!("code ", cb.provider.as_str(), " ");
     for i in (0..16).rev() {
         out.push(char::from_digit(((h >> (i * 4)) & 0xf) as u32, 16).unwrap_or('0'));
     }
@@ -113,7 +113,7 @@ pub fn fingerprint(cb: &AuthCallback) -> Option<String> {
 /// The record entry of the address a page keeps after taking a callback
 /// of `provider` (a reload or a Back lands there).
 pub fn page_entry(provider: Provider, cleaned_url: &str) -> String {
-    cat(&["page ", provider.as_str(), " ", cleaned_url])
+    cat!("page ", provider.as_str(), " ", cleaned_url)
 }
 
 /// The provider of the callback a cleaned address `url` was taken from,

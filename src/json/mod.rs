@@ -153,7 +153,7 @@ pub fn whole(n: f64) -> Option<u64> {
 
 /// The error for JSON text over [`MAX_TEXT`].
 pub fn too_long(code: Code, what: &str) -> PayError {
-    PayError::field(code, what, cat(&[what, " is longer than 1 MiB of JSON text"]))
+    PayError::field(code, what, cat!(what, " is longer than 1 MiB of JSON text"))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -255,7 +255,7 @@ mod tests {
 
         #[test]
         fn short_decimals_are_written_as_given(int in 0u64..10_000_000, frac in 0u64..100_000) {
-            let text = cat(&[&u64_str(int), ".", &u64_str(frac)]);
+            let text = cat!(&u64_str(int), ".", &u64_str(frac));
             let n: f64 = text.parse().unwrap();
             proptest::prop_assert_eq!(num(n), n.to_string());
         }

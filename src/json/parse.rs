@@ -19,7 +19,7 @@ pub fn parse(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
 
 fn parse_here(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
     let mut p = Parser { s: text.as_bytes(), i: 0 };
-    let fail = |at: &str| PayError::field(code, what, cat(&[what, " is not valid JSON text (", at, ")"]));
+    let fail = |at: &str| PayError::field(code, what, cat!(what, " is not valid JSON text (", at, ")"));
     p.ws();
     let v = p.value(0).map_err(fail)?;
     p.ws();

@@ -112,7 +112,7 @@ fn push_scaled(out: &mut String, digits: &str, s: u32) {
     }
     let padded;
     let digits = if digits.len() <= s {
-        padded = cat(&[&"0".repeat(s + 1 - digits.len()), digits]);
+        padded = cat!(&"0".repeat(s + 1 - digits.len()), digits);
         padded.as_str()
     } else {
         digits

@@ -39,14 +39,14 @@ pub const APP_PARAMETER_KEY: &str = "appParameter";
 pub const LAUNCH_ERROR_HANDLER: &str = "onLaunchAppError";
 
 fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", why]))
+    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
 }
 
 fn object<'a>(v: &'a Json, field: &str) -> Result<&'a Json> {
     if v.as_obj().is_some() {
         Ok(v)
     } else {
-        Err(bad(field, &cat(&["must be an object, not ", v.kind()])))
+        Err(bad(field, &cat!("must be an object, not ", v.kind())))
     }
 }
 
@@ -123,17 +123,17 @@ fn original_id<'a>(p: &'a Json, profile: &Profile) -> Result<&'a str> {
     let rule = || {
         bad(
             "userName",
-            &cat(&[
+            &cat!(
                 "must be the mini-program's original id: ",
                 prefix,
-                " followed by letters and digits (profile.wallet2.originalIdPrefix sets the prefix)",
-            ]),
+                " followed by letters and digits (profile.wallet2.originalIdPrefix sets the prefix)"
+            ),
         )
     };
     let v = match p.get("userName") {
         None | Some(Json::Null) => return Err(bad("userName", "is missing (the mini-program's original id)")),
         Some(Json::Str(s)) => s.as_str(),
-        Some(other) => return Err(bad("userName", &cat(&["must be a string, not ", other.kind()]))),
+        Some(other) => return Err(bad("userName", &cat!("must be a string, not ", other.kind()))),
     };
     let rest = v.strip_prefix(prefix).ok_or_else(rule)?;
     if rest.is_empty() || rest.len() > 64 || !rest.bytes().all(|b| b.is_ascii_alphanumeric()) {
@@ -197,7 +197,7 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
                 "must be a page path such as pages/pay/index (letters, digits, _ - . between /; the query goes in query)",
             ))
         }
-        Some(other) => return Err(bad("path", &cat(&["must be a string, not ", other.kind()]))),
+        Some(other) => return Err(bad("path", &cat!("must be a string, not ", other.kind()))),
     };
     match p.get("query") {
         None | Some(Json::Null) => {}
@@ -206,7 +206,7 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
                 return Err(bad("query", "needs a path: the page that reads the query"));
             };
             for (i, (k, v)) in pairs.iter().enumerate() {
-                let field = cat(&["query.", k]);
+                let field = cat!("query.", k);
                 if k.is_empty() || k.len() > 64 {
                     return Err(bad("query", "has a key that is empty or longer than 64 characters"));
                 }
@@ -217,7 +217,7 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
                 crate::encode::push_component(base, &text);
             }
         }
-        Some(other) => return Err(bad("query", &cat(&["must be an object of strings, whole numbers and booleans, not ", other.kind()]))),
+        Some(other) => return Err(bad("query", &cat!("must be an object of strings, whole numbers and booleans, not ", other.kind()))),
     }
     if path.as_ref().is_some_and(|s| s.len() > MAX_PATH) {
         return Err(bad("path", "is too long: with its query it must stay within 1024 characters"));
@@ -295,7 +295,7 @@ pub fn read_launch_options(options: &Json, params: Option<&Json>) -> Result<Laun
     let query: Vec<(String, String)> = match o.get("query") {
         None | Some(Json::Null) => Vec::new(),
         Some(Json::Obj(pairs)) => pairs.iter().filter_map(|(k, v)| Some((k.clone(), scalar_text(v)?))).collect(),
-        Some(other) => return Err(bad("options.query", &cat(&["must be an object, not ", other.kind()]))),
+        Some(other) => return Err(bad("options.query", &cat!("must be an object, not ", other.kind()))),
     };
     let path = o.get("path").and_then(Json::as_str).map(str::to_string);
     let app_parameter = query.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.clone());
@@ -309,7 +309,7 @@ pub fn read_launch_options(options: &Json, params: Option<&Json>) -> Result<Laun
 pub fn launch_app_button(app_parameter: &Json) -> Result<Json> {
     let v = match app_parameter {
         Json::Str(s) => s,
-        other => return Err(bad("appParameter", &cat(&["must be a string, not ", other.kind()]))),
+        other => return Err(bad("appParameter", &cat!("must be a string, not ", other.kind()))),
     };
     if v.is_empty() || v.len() > MAX_APP_PARAMETER {
         return Err(bad("appParameter", "must be 1 to 1024 characters"));

@@ -59,11 +59,11 @@ impl<V: Clone> Run<V> {
                     None => {
                         let clipped = crate::safe_url::clip(&text);
                         (
-                            failed(cat(&[
+                            failed(cat!(
                                 "the confirm hook answered ",
                                 clipped,
-                                "; it must answer a PayResult status such as \"succeeded\"",
-                            ])),
+                                "; it must answer a PayResult status such as \"succeeded\""
+                            )),
                             None,
                         )
                     }

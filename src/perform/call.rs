@@ -24,7 +24,7 @@ impl<V: Clone> Run<V> {
     pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut Vec<Cmd<V>>) {
         let (bridge, event) = event_names(&self.opts, wallet);
         if self.runtime.host != wallet && !w.has_global(bridge) {
-            let msg = cat(&[
+            let msg = cat!(
                 self.channel,
                 " pays through the ",
                 wallet.as_str(),
@@ -34,8 +34,8 @@ impl<V: Clone> Run<V> {
                 self.runtime.host.as_str(),
                 "; open this page inside the ",
                 wallet.as_str(),
-                " app",
-            ]);
+                " app"
+            );
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
         out.push(Cmd::Emit("waiting", Detail::Json(Json::str_obj(&[("bridge", bridge.to_string()), ("event", event.to_string())]))));
@@ -73,7 +73,7 @@ impl<V: Clone> Run<V> {
         out.push(Cmd::Emit("bridge_ready", Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
         if !w.has_method(&bridge, method) {
-            let msg = cat(&["the wallet bridge ", &bridge, " has no ", method, " method"]);
+            let msg = cat!("the wallet bridge ", &bridge, " has no ", method, " method");
             return self.fail(PayError::new(Code::BridgeError, msg), None, out);
         }
         let op = self.op().to_string();
@@ -108,7 +108,7 @@ impl<V: Clone> Run<V> {
             ""
         };
         if !why.is_empty() {
-            let msg = cat(&[self.channel, " pays through the mini-program API's ", method, "(), ", why]);
+            let msg = cat!(self.channel, " pays through the mini-program API's ", method, "(), ", why);
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
         out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str(method) })));

@@ -323,7 +323,7 @@ impl<V: Clone> Run<V> {
                         Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
                         _ => ("the wallet bridge threw on ", self.op()),
                     };
-                    self.fail(PayError::new(Code::BridgeError, cat(&[what, op])), Some(t), &mut out);
+                    self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), &mut out);
                 }
             }
             (Phase::Awaiting, Input::Event(_)) => {

@@ -57,7 +57,7 @@ pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &impl World
 
 #[inline(always)]
 pub(super) fn timeout_error(bridge: &str, timeout_ms: u32) -> PayError {
-    let mut m = cat(&["the wallet bridge ", bridge, " did not become ready within "]);
+    let mut m = cat!("the wallet bridge ", bridge, " did not become ready within ");
     push_u64(&mut m, timeout_ms as u64);
     m.push_str(" ms (timeoutMs)");
     PayError::field(Code::BridgeTimeout, "timeoutMs", m)
@@ -65,7 +65,7 @@ pub(super) fn timeout_error(bridge: &str, timeout_ms: u32) -> PayError {
 
 #[inline(always)]
 pub(super) fn no_document_error(bridge: &str) -> PayError {
-    PayError::new(Code::WrongRuntime, cat(&["the wallet bridge ", bridge, " is not here and this runtime has no document to announce it"]))
+    PayError::new(Code::WrongRuntime, cat!("the wallet bridge ", bridge, " is not here and this runtime has no document to announce it"))
 }
 
 /// `waitForBridge(name, readyEvent, { timeoutMs })`: the wait alone, which

@@ -106,7 +106,7 @@ fn is_address(host: &str) -> bool {
 }
 
 fn unsafe_url(field: &str, why: &str) -> PayError {
-    PayError::field(Code::UnsafeUrl, field, cat(&[field, " is not a safe URL to open: ", why]))
+    PayError::field(Code::UnsafeUrl, field, cat!(field, " is not a safe URL to open: ", why))
 }
 
 /// Checks `url` (the value of input `field`) against the strict rules and
@@ -115,11 +115,7 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
     let host = check_shape(url, policy.insecure_loopback).map_err(|why| unsafe_url(field, why))?;
     if let Some(rules) = &policy.allowed_hosts {
         if !rules.iter().any(|r| r.matches(&host)) {
-            return Err(PayError::field(
-                Code::UnsafeUrl,
-                field,
-                cat(&[field, " points at host ", &host, ", which is not in allowedHosts"]),
-            ));
+            return Err(PayError::field(Code::UnsafeUrl, field, cat!(field, " points at host ", &host, ", which is not in allowedHosts")));
         }
     }
     Ok(SafeUrl { url: url.to_string(), host })
@@ -294,7 +290,7 @@ pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
                 let mut f = String::from("allowedHosts[");
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let m = cat(&[&f, " must be a string"]);
+                let m = cat!(&f, " must be a string");
                 return Err(PayError::field(Code::InvalidOptions, &f, m));
             }
         }
@@ -313,8 +309,7 @@ pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule
                 f.push('[');
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let msg =
-                    cat(&[&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s)]);
+                let msg = cat!(&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
                 return Err(PayError::field(Code::InvalidOptions, &f, msg));
             }
         }

@@ -35,11 +35,11 @@ impl Config {
             return Err(PayError::field(
                 Code::InvalidOptions,
                 "appToken",
-                cat(&[
+                cat!(
                     "appToken must be the 40-character app_token the authentication system assigned (got ",
                     &u64_str(n as u64),
-                    " characters)",
-                ]),
+                    " characters)"
+                ),
             ));
         }
         if app_token.chars().any(|c| c.is_control() || c.is_whitespace()) {
@@ -74,7 +74,7 @@ pub fn check_base_url(url: &str) -> Result<String, PayError> {
         PayError::field(
             Code::InvalidOptions,
             "baseUrl",
-            cat(&["baseUrl must be an absolute http(s) URL such as https://auth.example.com (", why, ")"]),
+            cat!("baseUrl must be an absolute http(s) URL such as https://auth.example.com (", why, ")"),
         )
     };
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
@@ -87,7 +87,7 @@ pub fn check_base_url(url: &str) -> Result<String, PayError> {
     };
     // The shape rules do not depend on the scheme; https is given so that
     // the loopback rule for http does not apply.
-    check_shape(&cat(&["https://", rest]), false).map_err(bad)?;
+    check_shape(&cat!("https://", rest), false).map_err(bad)?;
     if url.contains(['?', '#']) {
         return Err(bad("it has a query or fragment, and the client appends /api/v1/... to it"));
     }

@@ -49,7 +49,7 @@ fn return_code_of(data: &Json) -> Option<String> {
 }
 
 fn bad(status: u16, why: &str) -> PayError {
-    PayError::new(Code::InvalidResponse, cat(&["the HTTP ", &u64_str(status as u64), " answer is not a service response: ", why]))
+    PayError::new(Code::InvalidResponse, cat!("the HTTP ", &u64_str(status as u64), " answer is not a service response: ", why))
 }
 
 /// Decodes an answer of the service; `invalid_response` when it is not one.
@@ -57,7 +57,7 @@ pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
     let text = body.strip_prefix('\u{feff}').unwrap_or(body);
     let top = crate::json_text::parse(text, Code::InvalidResponse, "the body").map_err(|e| bad(status, &e.message))?;
     if top.as_obj().is_none() {
-        return Err(bad(status, &cat(&["the body is ", top.kind(), ", not an object"])));
+        return Err(bad(status, &cat!("the body is ", top.kind(), ", not an object")));
     }
     let (data, data_text) = match top.get("data") {
         Some(Json::Str(t)) => {
@@ -67,16 +67,16 @@ pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
         Some(d @ Json::Obj(_)) => (d.clone(), d.to_text()),
         None | Some(Json::Null) if top.get("return_code").is_some() => (top.clone(), text.to_owned()),
         None | Some(Json::Null) => return Err(bad(status, "the body has neither data nor return_code")),
-        Some(other) => return Err(bad(status, &cat(&["data is ", other.kind(), ", not JSON text"]))),
+        Some(other) => return Err(bad(status, &cat!("data is ", other.kind(), ", not JSON text"))),
     };
     if data.as_obj().is_none() {
-        return Err(bad(status, &cat(&["data holds ", data.kind(), ", not an object"])));
+        return Err(bad(status, &cat!("data holds ", data.kind(), ", not an object")));
     }
     let signature = match top.get("signature") {
         None | Some(Json::Null) => None,
         Some(Json::Str(s)) if s.is_empty() => None,
         Some(Json::Str(s)) => Some(s.clone()),
-        Some(other) => return Err(bad(status, &cat(&["signature is ", other.kind(), ", not a string"]))),
+        Some(other) => return Err(bad(status, &cat!("signature is ", other.kind(), ", not a string"))),
     };
     let Some(return_code) = return_code_of(&data) else {
         return Err(bad(status, "data has no return_code"));

@@ -37,7 +37,7 @@ pub fn invalid_request(problems: Vec<Problem>) -> PayError {
     let first = problems.first().map(|p| p.message.clone()).unwrap_or_else(|| "the request is invalid".into());
     let message = match problems.len() {
         0 | 1 => first,
-        n => cat(&[&first, " (and ", &u64_str(n as u64 - 1), " more problem", if n > 2 { "s)" } else { ")" }]),
+        n => cat!(&first, " (and ", &u64_str(n as u64 - 1), " more problem", if n > 2 { "s)" } else { ")" }),
     };
     let mut e = PayError::new(Code::InvalidRequest, message);
     if problems.len() == 1 {
@@ -62,7 +62,7 @@ fn collect<'a>(m: &'a [(String, Json)], problems: &mut Vec<Problem>) -> Vec<(&'a
         match v {
             Json::Null => {}
             Json::Str(s) => out.push((k, s)),
-            other => problems.push(problem(k, "type", cat(&[k, " must be a string, not ", other.kind()]))),
+            other => problems.push(problem(k, "type", cat!(k, " must be a string, not ", other.kind()))),
         }
     }
     out
@@ -82,14 +82,14 @@ fn mistyped(m: &[(String, Json)], name: &str) -> bool {
 fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
     let mut out = Vec::new();
     let Some(m) = fields.as_obj() else {
-        out.push(problem("fields", "type", cat(&["fields must be an object, not ", fields.kind()])));
+        out.push(problem("fields", "type", cat!("fields must be an object, not ", fields.kind())));
         return out;
     };
     let f = collect(m, &mut out);
     let present = |name: &str| given(&f, name);
     let required = |out: &mut Vec<Problem>, name: &str, why: &str| {
         if present(name).is_none() && !mistyped(m, name) {
-            out.push(problem(name, "required", cat(&[name, " is required", why])));
+            out.push(problem(name, "required", cat!(name, " is required", why)));
         }
     };
 
@@ -98,7 +98,7 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
             out.push(problem(
                 reserved,
                 "reserved",
-                cat(&[reserved, " is set by the client (from its appToken and sign hook); leave it out of the fields"]),
+                cat!(reserved, " is set by the client (from its appToken and sign hook); leave it out of the fields"),
             ));
         }
     }
@@ -167,10 +167,10 @@ fn check_account_number(out: &mut Vec<Problem>, acct: &str, card: bool) {
         out.push(problem("acct_no", "format", "acct_no must be the account number's digits only (no spaces or dashes)".into()));
     } else if !card {
         if acct.len() > 32 {
-            out.push(problem("acct_no", "length", cat(&["acct_no must be at most 32 digits (got ", &u64_str(acct.len() as u64), ")"])));
+            out.push(problem("acct_no", "length", cat!("acct_no must be at most 32 digits (got ", &u64_str(acct.len() as u64), ")")));
         }
     } else if !(12..=19).contains(&acct.len()) {
-        out.push(problem("acct_no", "length", cat(&["acct_no must be 12 to 19 digits (got ", &u64_str(acct.len() as u64), ")"])));
+        out.push(problem("acct_no", "length", cat!("acct_no must be 12 to 19 digits (got ", &u64_str(acct.len() as u64), ")")));
     } else if !luhn_ok(acct) {
         out.push(problem("acct_no", "luhn", "acct_no is not a valid card number (its Luhn check digit does not match: a passbook or virtual account is card_type P or V, a corporate account acct_type E)".into()));
     }
@@ -182,7 +182,7 @@ fn check_id(out: &mut Vec<Problem>, id: &str) {
         Err(IdFault::Length) => out.push(problem(
             "id_number",
             "length",
-            cat(&["id_number must be 18 characters (got ", &u64_str(id.chars().count() as u64), ")"]),
+            cat!("id_number must be 18 characters (got ", &u64_str(id.chars().count() as u64), ")"),
         )),
         Err(IdFault::Format) => out.push(problem("id_number", "format", "id_number must be 17 digits followed by a digit or X".into())),
         Err(IdFault::BirthDate) => out.push(problem(
@@ -201,7 +201,7 @@ fn check_id(out: &mut Vec<Problem>, id: &str) {
 fn check_enum(out: &mut Vec<Problem>, f: &[(&str, &str)], name: &str, allowed: &[&str]) {
     if let Some(v) = given(f, name) {
         if !allowed.contains(&v) {
-            out.push(problem(name, "enum", cat(&[name, " must be one of ", &allowed.join(", ")])));
+            out.push(problem(name, "enum", cat!(name, " must be one of ", &allowed.join(", "))));
         }
     }
 }
@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn mer_bg_url_forms() {
         let base = r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"0","mer_bg_url":"#;
-        let with = |u: &str| validate_card_check(&j(&cat(&[base, u, "}"])));
+        let with = |u: &str| validate_card_check(&j(&cat!(base, u, "}")));
         assert_eq!(with(r#""https://m.example/cb?a=1""#), vec![]);
         assert_eq!(with(r#""http://127.0.0.1:9/cb""#), vec![]);
         assert_eq!(codes(&with(r#""https://""#)), vec![("mer_bg_url", "format")]);

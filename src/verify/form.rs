@@ -32,7 +32,7 @@ pub fn encode_form(params: &[(String, String)]) -> String {
 /// by two hex digits stays as it is. The bytes must be UTF-8.
 pub fn decode_component(s: &str, what: &str) -> Result<String, PayError> {
     crate::encode::percent_decode(s, true)
-        .ok_or_else(|| PayError::field(Code::InvalidResponse, what, cat(&[what, " is not UTF-8 once percent-decoded"])))
+        .ok_or_else(|| PayError::field(Code::InvalidResponse, what, cat!(what, " is not UTF-8 once percent-decoded")))
 }
 
 /// Splits form text into decoded pairs, in order; empty segments (`a=1&&b=2`)

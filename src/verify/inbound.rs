@@ -33,7 +33,7 @@ pub fn validate_received(op: Operation, params: &[(String, String)]) -> Vec<Prob
     let mut out: Vec<Problem> = Vec::new();
     for (i, (k, _)) in params.iter().enumerate() {
         if params[..i].iter().any(|(k2, _)| k2 == k) && !out.iter().any(|p| p.field == *k) {
-            out.push(problem(k, "repeated", cat(&[k, " is given more than once"])));
+            out.push(problem(k, "repeated", cat!(k, " is given more than once")));
         }
     }
     let value = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).filter(|v| !v.is_empty());
@@ -41,7 +41,7 @@ pub fn validate_received(op: Operation, params: &[(String, String)]) -> Vec<Prob
     for name in COMMON_PARAMS {
         if value(name).is_none() {
             let why = if query && name == "order_id" { " (the original request's order_id when seq_id is empty)" } else { "" };
-            out.push(problem(name, "required", cat(&[name, " is required", why])));
+            out.push(problem(name, "required", cat!(name, " is required", why)));
         }
     }
     let fields =

@@ -50,18 +50,18 @@ impl Notification {
             Err(PayError::field(
                 Code::BadSignature,
                 "sign",
-                cat(&[
+                cat!(
                     "sign of the notification for seq_id ",
                     self.outcome.seq_id.as_deref().unwrap_or(""),
-                    " was rejected by the verify hook",
-                ]),
+                    " was rejected by the verify hook"
+                ),
             ))
         }
     }
 }
 
 fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidResponse, field, cat(&[field, why]))
+    PayError::field(Code::InvalidResponse, field, cat!(field, why))
 }
 
 /// Decodes a notification: form-encoded text, JSON text or an object.
@@ -73,7 +73,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
         }
         Json::Str(text) => decode_form(text, "notification")?,
         Json::Obj(_) => notification_params(input)?,
-        other => return Err(bad("notification", &cat(&[" must be form-encoded text or an object, not ", other.kind()]))),
+        other => return Err(bad("notification", &cat!(" must be form-encoded text or an object, not ", other.kind()))),
     };
     for (i, (k, _)) in raw.iter().enumerate() {
         if raw[..i].iter().any(|(k2, _)| k2 == k) {
@@ -91,7 +91,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
         } else if LIST_FIELDS.contains(&k.as_str()) && !v.is_empty() {
             let list = crate::json_text::parse(v, Code::InvalidResponse, k)?;
             if !matches!(list, Json::Arr(_)) {
-                return Err(bad(k, &cat(&[" must be a JSON list, not ", list.kind()])));
+                return Err(bad(k, &cat!(" must be a JSON list, not ", list.kind())));
             }
             record.push((k.clone(), list));
         } else {
@@ -121,7 +121,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
 /// pairs whose [`sign_input`] its `sign` signs.
 pub fn notification_params(v: &Json) -> Result<Vec<(String, String)>, PayError> {
     let Some(m) = v.as_obj() else {
-        return Err(bad("notification", &cat(&[" must be an object, not ", v.kind()])));
+        return Err(bad("notification", &cat!(" must be an object, not ", v.kind())));
     };
     Ok(m.iter()
         .filter_map(|(k, v)| match v {
@@ -230,7 +230,7 @@ mod tests {
         let e = parse_notification(&Json::str("seq_id=S&order_id=o&return_code=1&sign=x&=a&=b")).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("notification"));
         assert_eq!(e.message, "notification has two fields with an empty name");
-        let long = cat(&["seq_id=", &"9".repeat(257), "&order_id=o&return_code=1&sign=x"]);
+        let long = cat!("seq_id=", &"9".repeat(257), "&order_id=o&return_code=1&sign=x");
         assert!(parse_notification(&Json::Str(long)).is_err());
         assert!(parse_notification(&Json::Num(1.0)).is_err());
         assert!(parse_notification(&Json::str("{oops")).is_err());

@@ -32,7 +32,7 @@ fn member(obj: &Json, camel: &str, snake: &str, problems: &mut Vec<Problem>) -> 
                 }
             }
             Some(other) => {
-                problems.push(Problem { field: key.into(), code: "type", message: cat(&[key, " must be a string, not ", other.kind()]) })
+                problems.push(Problem { field: key.into(), code: "type", message: cat!(key, " must be a string, not ", other.kind()) })
             }
         }
     }
@@ -44,7 +44,7 @@ impl Query {
     pub fn from_json(v: &Json) -> Result<Query, PayError> {
         let mut problems = Vec::new();
         if v.as_obj().is_none() {
-            problems.push(Problem { field: "query".into(), code: "type", message: cat(&["query must be an object, not ", v.kind()]) });
+            problems.push(Problem { field: "query".into(), code: "type", message: cat!("query must be an object, not ", v.kind()) });
             return Err(invalid(problems));
         }
         let seq_id = member(v, "seqId", "seq_id", &mut problems);

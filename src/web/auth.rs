@@ -42,7 +42,7 @@ pub struct AuthClient {
 }
 
 fn bad_option(field: &str, message: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat(&[field, " ", message]))
+    PayError::field(Code::InvalidOptions, field, cat!(field, " ", message))
 }
 
 /// An optional whole number from `min` to `max` under `field` (`undefined`
@@ -53,7 +53,7 @@ pub fn whole(v: &JsValue, field: &str, min: u32, max: u32) -> Result<Option<u32>
     }
     match v.as_f64() {
         Some(n) if crate::json::whole(n).is_some_and(|w| w >= min as u64 && w <= max as u64) => Ok(Some(n as u32)),
-        _ => Err(bad_option(field, &cat(&["must be a whole number from ", &u64_str(min as u64), " to ", &u64_str(max as u64)]))),
+        _ => Err(bad_option(field, &cat!("must be a whole number from ", &u64_str(min as u64), " to ", &u64_str(max as u64)))),
     }
 }
 
@@ -67,7 +67,7 @@ fn hook(options: &JsValue, field: &str) -> Result<Option<Function>, PayError> {
 }
 
 fn text_option(options: &JsValue, field: &str, what: &str) -> Result<String, PayError> {
-    env::get(options, field).as_string().ok_or_else(|| bad_option(field, &cat(&["must be a string (", what, ")"])))
+    env::get(options, field).as_string().ok_or_else(|| bad_option(field, &cat!("must be a string (", what, ")")))
 }
 
 fn read_options(options: &JsValue) -> Result<Inner, PayError> {
@@ -162,7 +162,7 @@ pub fn unsendable(fields: &JsValue) -> Vec<crate::error::Problem> {
         } else {
             continue;
         };
-        let message = cat(&[crate::safe_url::clip(&name), " must be a string, not ", kind]);
+        let message = cat!(crate::safe_url::clip(&name), " must be a string, not ", kind);
         out.push(crate::error::Problem { field: name, code: "type", message });
     }
     out
@@ -236,7 +236,7 @@ async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, Js
             Step::Done(Err(mut e)) => {
                 // A call that ran out of tries says what the last one met.
                 if let (Code::Transport, Some(f)) = (e.code, last_failure) {
-                    e.message = cat(&[&e.message, " (last: ", &f.message, ")"]);
+                    e.message = cat!(&e.message, " (last: ", &f.message, ")");
                     return Err(to_js_with_cause(&e, &f.cause));
                 }
                 return Err(err(&e));
@@ -270,13 +270,11 @@ async fn hook_answer(f: &Function, name: &str, args: &[JsValue], timeout_ms: u32
         [a, b] => f.call2(&JsValue::UNDEFINED, a, b),
         _ => f.call0(&JsValue::UNDEFINED),
     };
-    let returned = called.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook threw"]), &t))?;
+    let returned = called.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat!("the ", name, " hook threw"), &t))?;
     match super::hook::settle_within(&returned, timeout_ms).await {
-        Some(answer) => {
-            answer.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat(&["the ", name, " hook's promise rejected"]), &t))
-        }
+        Some(answer) => answer.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat!("the ", name, " hook's promise rejected"), &t)),
         None => {
-            let mut m = cat(&["the ", name, " hook did not answer within "]);
+            let mut m = cat!("the ", name, " hook did not answer within ");
             crate::error::push_u64(&mut m, timeout_ms as u64);
             m.push_str(" ms (timeoutMs)");
             Err(err(&PayError::field(Code::BridgeError, name, m)))
@@ -294,15 +292,14 @@ fn type_name(v: &JsValue) -> String {
 /// Calls `sign(params)`: the signature, as a string.
 async fn call_sign(sign: &Function, params: &[(String, String)], timeout_ms: u32) -> Result<String, JsValue> {
     let v = hook_answer(sign, "sign", &[params_object(params)], timeout_ms).await?;
-    v.as_string().ok_or_else(|| {
-        err(&bad_option("sign", &cat(&["must return the signature as a string (or a Promise of one), not ", &type_name(&v)])))
-    })
+    v.as_string()
+        .ok_or_else(|| err(&bad_option("sign", &cat!("must return the signature as a string (or a Promise of one), not ", &type_name(&v)))))
 }
 
 /// Calls `verify(data, signature)`: true or false.
 pub async fn call_verify(verify: &Function, data: &str, signature: &str, timeout_ms: u32) -> Result<bool, JsValue> {
     let v = hook_answer(verify, "verify", &[JsValue::from_str(data), JsValue::from_str(signature)], timeout_ms).await?;
-    v.as_bool().ok_or_else(|| err(&bad_option("verify", &cat(&["must return true or false (or a Promise of it), not ", &type_name(&v)]))))
+    v.as_bool().ok_or_else(|| err(&bad_option("verify", &cat!("must return true or false (or a Promise of it), not ", &type_name(&v)))))
 }
 
 /// Random bytes where the runtime has no `crypto.getRandomValues`: only the

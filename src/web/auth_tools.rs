@@ -146,8 +146,8 @@ pub fn sign_input_js(params: JsValue) -> Result<String, JsValue> {
             Json::Str(s) => pairs.push((k.clone(), s.clone())),
             Json::Null => {}
             other => {
-                let field = cat(&["params.", k]);
-                let message = cat(&[&field, " must be a string, not ", other.kind()]);
+                let field = cat!("params.", k);
+                let message = cat!(&field, " must be a string, not ", other.kind());
                 return Err(err(&PayError::field(Code::InvalidOptions, &field, message)));
             }
         }

@@ -19,7 +19,7 @@ pub struct InFlight;
 pub fn claim(export: &str) -> Result<InFlight, JsValue> {
     if swap_busy(true) {
         let e =
-            PayError::new(Code::Busy, cat(&[export, "() was called while another payment is still in flight; wait for its result first"]));
+            PayError::new(Code::Busy, cat!(export, "() was called while another payment is still in flight; wait for its result first"));
         return Err(err(&e));
     }
     Ok(InFlight)

@@ -58,7 +58,7 @@ pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
 
 fn walk(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Json, PayError> {
     let mut w = Walk { nodes: 0, text: 0, skip };
-    w.value(v, 0).map_err(|why| PayError::field(code, what, cat(&[what, " ", why])))
+    w.value(v, 0).map_err(|why| PayError::field(code, what, cat!(what, " ", why)))
 }
 
 /// The options of a payment: like [`from_js_opt`], leaving `api` (the
@@ -177,7 +177,7 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
         Ok(v) => from_js(&v, code, what),
         Err(e) => {
             let detail = super::env::get(&e, "message").as_string().unwrap_or_default();
-            Err(PayError::field(code, what, cat(&[what, " is not valid JSON text (", crate::safe_url::clip(&detail), ")"])))
+            Err(PayError::field(code, what, cat!(what, " is not valid JSON text (", crate::safe_url::clip(&detail), ")")))
         }
     }
 }

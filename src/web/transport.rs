@@ -50,7 +50,7 @@ impl Transport {
     /// [`Event::NoAnswer`]. Errs when there is nothing to send with, or when
     /// a `transport` resolves with something that is not an answer.
     pub async fn send(&self, req: &Request) -> Result<(Event, Option<Failure>), PayError> {
-        let mut url = cat(&[&self.base_url, req.path]);
+        let mut url = cat!(&self.base_url, req.path);
         if let Some(q) = &req.url_query {
             url.push('?');
             url.push_str(q);
@@ -175,11 +175,7 @@ fn status_of(n: f64) -> u16 {
 /// `signature` signs comes through unchanged.
 fn read_answer(v: &JsValue) -> Result<Event, PayError> {
     let bad = |why: &str| {
-        PayError::field(
-            Code::InvalidOptions,
-            "transport",
-            cat(&["transport must resolve with { status: number, body: string }, but ", why]),
-        )
+        PayError::field(Code::InvalidOptions, "transport", cat!("transport must resolve with { status: number, body: string }, but ", why))
     };
     if !env::is_object(v) {
         return Err(bad("it resolved with something that is not an object"));
@@ -241,7 +237,7 @@ impl Expiry {
     }
 
     fn timed_out(&self, ms: u32) -> (Event, Option<Failure>) {
-        let message = cat(&["no answer within ", &u64_str(ms as u64), " ms (timeoutMs)"]);
+        let message = cat!("no answer within ", &u64_str(ms as u64), " ms (timeoutMs)");
         (Event::NoAnswer, Some(Failure { message, cause: JsValue::UNDEFINED }))
     }
 }

@@ -35,7 +35,7 @@ fn check_name(v: Option<String>, field: &str) -> Result<String, PayError> {
         _ => Err(PayError::field(
             Code::InvalidOptions,
             field,
-            cat(&[field, " must be a string naming a global or an event (letters, digits, _ $ . : -)"]),
+            cat!(field, " must be a string naming a global or an event (letters, digits, _ $ . : -)"),
         )),
     }
 }

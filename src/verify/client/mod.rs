@@ -135,7 +135,7 @@ impl Call {
             (Phase::Finished, _) => Step::Done(Err(PayError::new(Code::Transport, "the call has already finished"))),
             (phase, event) => Step::Done(Err(PayError::new(
                 Code::Transport,
-                cat(&["the call was told ", event.name(), " while waiting for ", awaited(phase)]),
+                cat!("the call was told ", event.name(), " while waiting for ", awaited(phase)),
             ))),
         };
         if matches!(step, Step::Done(_)) {
@@ -242,13 +242,13 @@ impl Call {
                     return Step::Done(Err(PayError::field(
                         Code::InvalidResponse,
                         "order_id",
-                        cat(&[
+                        cat!(
                             "the answer echoes order_id ",
                             crate::safe_url::clip(&echoed),
                             ", not ",
                             &self.order_id,
-                            ", the order sent: it is not this request's answer",
-                        ]),
+                            ", the order sent: it is not this request's answer"
+                        ),
                     )));
                 }
             }
@@ -264,7 +264,7 @@ impl Call {
                 None if outcome.state != State::CallFailed => {
                     return Step::Done(Err(PayError::new(
                         Code::BadSignature,
-                        cat(&["the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"]),
+                        cat!("the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"),
                     )))
                 }
                 None => {}
@@ -295,7 +295,7 @@ impl Call {
         match (ok, self.held.take()) {
             (true, Some(outcome)) => self.settle(outcome),
             (_, held) => {
-                let mut m = cat(&["the verify hook rejected the signature of the answer for order_id ", &self.order_id]);
+                let mut m = cat!("the verify hook rejected the signature of the answer for order_id ", &self.order_id);
                 // What the untrusted answer says, as a hint only (90102: the
                 // service found the request's signature wrong too).
                 if let Some(o) = held {
@@ -344,7 +344,7 @@ impl Call {
         }
         let tries = u64_str(self.tries as u64);
         let message = if self.recovering {
-            cat(&[
+            cat!(
                 "the request for order_id ",
                 &self.order_id,
                 " got no answer, nor did the ",
@@ -353,10 +353,10 @@ impl Call {
                 &self.order_id,
                 "\", orderDate: \"",
                 &self.order_date,
-                "\" }) rather than sending the request again",
-            ])
+                "\" }) rather than sending the request again"
+            )
         } else {
-            cat(&["the result query for order_id ", &self.order_id, " got no answer after ", &tries, " tries"])
+            cat!("the result query for order_id ", &self.order_id, " got no answer after ", &tries, " tries")
         };
         Step::Done(Err(PayError::new(Code::Transport, message)))
     }
