@@ -66,7 +66,7 @@ impl ExchangeRequest {
         let mut m = Vec::new();
         Json::put(&mut m, "method", Json::str(self.method));
         Json::put(&mut m, "url", Json::Str(self.url.clone()));
-        Json::put(&mut m, "params", Json::Obj(self.params.iter().map(|(k, v)| (k.to_string(), Json::Str(v.clone()))).collect()));
+        Json::put(&mut m, "params", Json::str_obj(&self.params));
         if self.method == "GET" {
             Json::put(&mut m, "href", Json::Str(self.href()));
         } else if self.sign_param.is_none() {

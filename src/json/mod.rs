@@ -96,7 +96,7 @@ impl Json {
     pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
         let mut m = Vec::with_capacity(pairs.len());
         for (k, v) in pairs {
-            m.push((k.to_string(), v));
+            Json::put(&mut m, k, v);
         }
         Json::Obj(m)
     }
@@ -110,7 +110,7 @@ impl Json {
     pub fn str_obj(pairs: &[(&str, String)]) -> Json {
         let mut m = Vec::with_capacity(pairs.len());
         for (k, v) in pairs {
-            m.push((k.to_string(), Json::Str(v.clone())));
+            Json::put(&mut m, k, Json::Str(v.clone()));
         }
         Json::Obj(m)
     }

@@ -38,7 +38,7 @@ impl<V: Clone> Run<V> {
             );
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
-        out.push(Cmd::Emit("waiting", Detail::Json(Json::str_obj(&[("bridge", bridge.to_string()), ("event", event.to_string())]))));
+        out.push(Cmd::Emit("waiting", Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) })));
         let (bridge, event) = (bridge.to_string(), event.to_string());
         self.phase = Phase::Waiting;
         let looked = wait::begin(&bridge, &event, self.opts.timeout_ms, w, out);
