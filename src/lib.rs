@@ -42,6 +42,13 @@ pub mod web;
 #[cfg(all(feature = "sandbox", not(target_arch = "wasm32")))]
 pub mod sandbox;
 
+/// Whether this is the browser's payment module (wasm32 without
+/// `web-tools`): the build a paying page downloads, which is built without
+/// what it never runs (mini-program API calls, the profile's
+/// authorization defaults). Every other build, the host's included, has
+/// everything.
+pub(crate) const PAYMENT_MODULE: bool = cfg!(target_arch = "wasm32") && !cfg!(feature = "web-tools");
+
 pub use action::{plan, Action, Options, Plan};
 pub use error::{Code, PayError, Problem};
 pub use json::Json;

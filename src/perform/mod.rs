@@ -45,7 +45,7 @@ pub use wait::BridgeWait;
 /// browser's payment module (wasm, without `web-tools`), whose pages have
 /// none. Known when the module is built, so that the code of those calls
 /// and of their answers is not in that module.
-pub const API_CALLS: bool = !cfg!(target_arch = "wasm32") || cfg!(feature = "web-tools");
+pub const API_CALLS: bool = !crate::PAYMENT_MODULE;
 
 /// What the core may ask of the platform without changing it.
 pub trait World {

@@ -31,20 +31,15 @@ pub(super) enum F {
     CardnetAuthUrl,
 }
 
-/// Whether this build has code that reads the profile's authorization
-/// and server-side addresses: all but the browser's payment module (wasm32
-/// without `web-tools`), which only pays.
-const READS_ALL: bool = !cfg!(target_arch = "wasm32") || cfg!(feature = "web-tools");
-
 /// The default of a string only the authorization helpers and the
 /// mini-program helpers read: empty in the payment module, where nothing
 /// reads it (0.16 KB less gzipped). A page's override of it is still
 /// checked there, as everywhere.
 const fn off_path(default: &'static str) -> &'static str {
-    if READS_ALL {
-        default
-    } else {
+    if crate::PAYMENT_MODULE {
         ""
+    } else {
+        default
     }
 }
 
