@@ -239,7 +239,11 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
         PayError::field(
             Code::UnsupportedChannel,
             "pay_channel",
-            cat!("pay_channel ", safe_url::clip(&payment.pay_channel), " is not a channel this module knows (wallet1, wallet1_wap, wallet1_lite, wallet1_pub, wallet2_lite, wallet2_pub, cardnet, or an alias in profile.channelAliases)"),
+            cat!(
+                "pay_channel ",
+                safe_url::clip(&payment.pay_channel),
+                " is not a channel this module knows (wallet1, wallet1_wap, wallet1_lite, wallet1_pub, wallet2_lite, wallet2_pub, cardnet, or an alias in profile.channelAliases)"
+            ),
         )
     })?;
     let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|s| s.url);

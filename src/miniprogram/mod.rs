@@ -317,9 +317,11 @@ pub fn launch_app_button(app_parameter: &Json) -> Result<Json> {
     if !v.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         return Err(bad("appParameter", "may hold only printable ASCII characters (percent-encode anything else)"));
     }
-    Ok(
-        json_obj! { "open-type" => Json::str("launchApp"), "app-parameter" => Json::Str(v.clone()), "binderror" => Json::str(LAUNCH_ERROR_HANDLER) },
-    )
+    Ok(json_obj! {
+        "open-type" => Json::str("launchApp"),
+        "app-parameter" => Json::Str(v.clone()),
+        "binderror" => Json::str(LAUNCH_ERROR_HANDLER),
+    })
 }
 
 #[cfg(test)]

@@ -266,7 +266,15 @@ impl Profile {
         }
         let w2 = group(&mut p, "wallet2");
         let card = group(&mut p, "cardnet");
-        json_obj! { "wallet1" => w1, "wallet2" => w2, "cardnet" => card, "mobileTokens" => Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect()), "channelAliases" => Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect()) }
+        let tokens = Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect());
+        let aliases = Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect());
+        json_obj! {
+            "wallet1" => w1,
+            "wallet2" => w2,
+            "cardnet" => card,
+            "mobileTokens" => tokens,
+            "channelAliases" => aliases,
+        }
     }
 }
 

@@ -310,7 +310,11 @@ fn callback_from(v: &JsValue, expected: Option<&str>, now: f64) -> Result<AuthCa
 fn cardnet_plan(payment_js: &JsValue, opts: &Options) -> Result<(Json, String)> {
     let payment = payment_from(payment_js)?;
     if opts.profile.resolve_channel(&payment.pay_channel) != Some(Channel::Cardnet) {
-        let m = cat!("pay_channel ", clip(&payment.pay_channel), " is not the card network: order() must give the cardnet payment (with expend.pay_url; profile.channelAliases maps another name)");
+        let m = cat!(
+            "pay_channel ",
+            clip(&payment.pay_channel),
+            " is not the card network: order() must give the cardnet payment (with expend.pay_url; profile.channelAliases maps another name)"
+        );
         return Err(PayError::field(Code::InvalidPayment, "pay_channel", m));
     }
     let p = plan(&payment, opts, runtime_for(opts, &JsValue::UNDEFINED))?;
