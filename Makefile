@@ -114,11 +114,14 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
-	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
+	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
-	  --external:./paybridge_full_bg.js $(STAGE)/browser/index.js --outfile=pkg/index.js
+	  --external:./paybridge_full_bg.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=pkg/index.js
 	# ... and the payment module's .wasm is carried inside it: one request.
 	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm
+	# fflate's inflater, for a runtime without DecompressionStream.
+	NODE_PATH=tests/node_modules $(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
+	  www/lib/inflate.js --outfile=pkg/inflate.js
 	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	# CommonJS for Node as well: platform node adds the annotation from which
 	# Node's loader learns the named exports of an import of this file.

@@ -100,7 +100,6 @@ before(
       splitting: true,
       format: "esm",
       platform: "browser",
-      charset: "utf8",
       outdir: join(OUT, "esbuild"),
       logLevel: "warning",
     });

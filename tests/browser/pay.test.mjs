@@ -702,14 +702,21 @@ test("pay() downloads the entry alone, one request with the payment module insid
   await page.close();
 });
 
-test("the carried payment module reads the same with the platform's base64 codec and without it (an older runtime)", async () => {
+test("the carried payment module reads the same with the platform's codecs and without them (older runtimes)", async () => {
   const wasm = readFileSync(new URL("../../pkg/paybridge_bg.wasm", import.meta.url));
-  for (const native of [true, false]) {
+  // What each runtime lacks: nothing; the base64 codec; DecompressionStream
+  // as well (fflate's inflater is fetched for it, and only then).
+  for (const lacks of [[], ["fromBase64"], ["fromBase64", "DecompressionStream"]]) {
     const page = await ctx.browser.newPage();
-    if (!native) await page.addInitScript(() => delete Uint8Array.fromBase64);
+    const fetched = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+    await page.addInitScript((lacks) => {
+      if (lacks.includes("fromBase64")) delete Uint8Array.fromBase64;
+      if (lacks.includes("DecompressionStream")) delete globalThis.DecompressionStream;
+    }, lacks);
     await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
     const r = await page.evaluate(async () => {
-      const has = typeof Uint8Array.fromBase64 === "function";
+      const has = [typeof Uint8Array.fromBase64, typeof DecompressionStream];
       // What the entry compiled: the module's own bytes, seen through the
       // compiler the page has (the carried copy must be byte for byte the
       // published .wasm).
@@ -724,12 +731,50 @@ test("the carried payment module reads the same with the platform's base64 codec
       const paid = (await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } })).status;
       return { has, paid, seen };
     });
-    assert.equal(r.has, native);
-    assert.equal(r.paid, "succeeded");
-    assert.equal(r.seen.length, 1, "compiled once, from the carried bytes");
-    assert.ok(Buffer.from(r.seen[0]).equals(wasm), `native ${native}: the carried bytes differ from pkg/paybridge_bg.wasm`);
+    const name = lacks.join(" and ") || "nothing";
+    assert.deepEqual(r.has, [lacks.includes("fromBase64") ? "undefined" : "function", lacks.includes("DecompressionStream") ? "undefined" : "function"], name);
+    assert.equal(r.paid, "succeeded", name);
+    assert.equal(r.seen.length, 1, `${name}: compiled once, from the carried bytes`);
+    assert.ok(Buffer.from(r.seen[0]).equals(wasm), `lacking ${name}: the carried bytes differ from pkg/paybridge_bg.wasm`);
+    const expected = lacks.includes("DecompressionStream") ? ["/pkg/index.js", "/pkg/inflate.js"] : ["/pkg/index.js"];
+    assert.deepEqual(fetched.filter((p) => p.startsWith("/pkg/")), expected, name);
     await page.close();
   }
+});
+
+test("a carried module that does not inflate rejects pay() with not_ready, and the next pay() tries again", async () => {
+  const page = await ctx.browser.newPage();
+  await page.addInitScript(() => {
+    const Real = globalThis.DecompressionStream;
+    let fail = true;
+    globalThis.failInflate = (v) => (fail = v);
+    globalThis.DecompressionStream = class extends Real {
+      constructor(format) {
+        super(format);
+        if (fail) throw new TypeError("inflate refused");
+      }
+    };
+  });
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+  const r = await page.evaluate(async () => {
+    const mod = await import("/pkg/index.js");
+    let called = 0;
+    window.Wallet1JSBridge = { call: (n, p, cb) => (called++, cb({ resultCode: "9000" })) };
+    const payment = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } };
+    const first = await mod.pay(payment).then(
+      (v) => v.status,
+      (e) => [e instanceof mod.PayError, e.code, e.field, e.message, e.cause?.message],
+    );
+    const calledBefore = called;
+    failInflate(false);
+    const second = (await mod.pay(payment)).status;
+    return { first, calledBefore, second, called };
+  });
+  assert.deepEqual(r.first.slice(0, 3), [true, "not_ready", "wasm"]);
+  assert.match(r.first[3], /could not be loaded: inflate refused/);
+  assert.equal(r.first[4], "inflate refused");
+  assert.deepEqual([r.calledBefore, r.second, r.called], [0, "succeeded", 1]);
+  await page.close();
 });
 
 test("confirm runs in the payment module: nothing else is fetched for it, even where the full module cannot be", async () => {

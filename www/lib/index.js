@@ -7,6 +7,8 @@
 // page that pays downloads one file and reaches the wallet after one
 // request; `ready()` also fetches the full module, after which every
 // synchronous export works.
+// First, so that the bundle starts with the carried module (embedded.js).
+import { EMBEDDED } from "./embedded.js";
 import * as payBg from "./paybridge_bg.js";
 import { perform } from "./perform.js";
 import { PayError, link, modules } from "./shared.js";
@@ -39,22 +41,21 @@ function failed(e) {
 let payLoading = null;
 let fullLoading = null;
 
-/**
- * The payment module's bytes, carried in this file: `make pkg` replaces the
- * placeholder with the `.wasm` as one string of Latin-1 characters, one a
- * byte (www/build/embed.mjs), so that `pay()` needs no second request.
- */
-const EMBEDDED = "PAYBRIDGE_EMBEDDED_WASM";
-
-function embedded() {
+/** The payment module's bytes: decoded, then inflated by the platform, or by
+ * fflate (./inflate.js, fetched only then) where it has no DecompressionStream. */
+async function embedded() {
   const s = EMBEDDED;
-  // The platform's own codecs where it has `Uint8Array.fromBase64`: about
-  // 0.2 ms against 2-5 ms for the loop below, before the module compiles
-  // (tests/bench/README.md).
-  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(btoa(s));
-  const bytes = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
-  return bytes;
+  let z;
+  if (Uint8Array.fromBase64) z = Uint8Array.fromBase64(s);
+  else {
+    const b = atob(s);
+    z = new Uint8Array(b.length);
+    for (let i = 0; i < b.length; i++) z[i] = b.charCodeAt(i);
+  }
+  if (typeof DecompressionStream == "function") {
+    return new Uint8Array(await new Response(new Response(z).body.pipeThrough(new DecompressionStream("deflate"))).arrayBuffer());
+  }
+  return (await import("./inflate.js")).unzlibSync(z);
 }
 
 /**
@@ -79,6 +80,15 @@ function linkNow(module) {
   }
 }
 
+/** Links the carried bytes now: true when they compiled and linked. */
+function carried(bytes) {
+  try {
+    return modules.pay !== null || linkNow(new WebAssembly.Module(bytes));
+  } catch {
+    return false;
+  }
+}
+
 // The generated bindings serve one instance each: once a module is linked
 // (by any copy of this entry), it is never loaded again.
 function loadPay(src) {
@@ -89,24 +99,19 @@ function loadPay(src) {
         if (!modules.pay) modules.pay = link(payBg, instance.exports);
       });
     const pre = src === undefined ? early() : undefined;
-    // Compiled and linked now, so that a pay() called in this turn reaches
-    // the wallet in it, before the page's first frame: a module the page
-    // compiled early, or the bytes carried here. A runtime that refuses to
-    // compile on its main thread takes the asynchronous way below.
+    // A module the page compiled early is linked now, so that a pay()
+    // called in this turn reaches the wallet in it, before the page's first
+    // frame. A runtime that refuses to compile on its main thread takes the
+    // asynchronous way below.
     if (pre instanceof WebAssembly.Module && linkNow(pre)) return (payLoading = Promise.resolve());
     let from;
     if (src !== undefined) from = go(src);
-    else if (!pre) {
-      const bytes = embedded();
-      try {
-        if (linkNow(new WebAssembly.Module(bytes))) return (payLoading = Promise.resolve());
-      } catch {
-        // not compiled here: instantiated asynchronously
-      }
-      from = go(bytes);
-    }
+    // The bytes carried here, compiled and linked as soon as they are
+    // inflated, or instantiated asynchronously where the runtime refuses
+    // to compile on its main thread.
+    else if (!pre) from = embedded().then((bytes) => carried(bytes) || go(bytes));
     // A module, or the promise of one; the bytes carried here otherwise.
-    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(() => go(embedded()));
+    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(() => embedded().then(go));
     payLoading = from.catch((e) => {
       payLoading = null;
       throw failed(e);
