@@ -705,14 +705,28 @@ test("pay() downloads the entry alone, one request with the payment module insid
 test("the carried payment module reads the same with the platform's codecs and without them (older runtimes)", async () => {
   const wasm = readFileSync(new URL("../../pkg/paybridge_bg.wasm", import.meta.url));
   // What each runtime lacks: nothing; the base64 codec; DecompressionStream
-  // as well (fflate's inflater is fetched for it, and only then).
-  for (const lacks of [[], ["fromBase64"], ["fromBase64", "DecompressionStream"]]) {
+  // as well (fflate's inflater is fetched for it, and only then). And a
+  // DecompressionStream that gives the module in pieces of 1000 bytes.
+  for (const lacks of [[], ["fromBase64"], ["fromBase64", "DecompressionStream"], ["one chunk"]]) {
     const page = await ctx.browser.newPage();
     const fetched = [];
     page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
     await page.addInitScript((lacks) => {
       if (lacks.includes("fromBase64")) delete Uint8Array.fromBase64;
       if (lacks.includes("DecompressionStream")) delete globalThis.DecompressionStream;
+      if (lacks.includes("one chunk")) {
+        const Real = DecompressionStream;
+        globalThis.DecompressionStream = function (format) {
+          const d = new Real(format);
+          const split = new TransformStream({
+            transform(c, out) {
+              for (let i = 0; i < c.length; i += 1000) out.enqueue(c.slice(i, i + 1000));
+            },
+          });
+          d.readable.pipeTo(split.writable);
+          return { writable: d.writable, readable: split.readable };
+        };
+      }
     }, lacks);
     await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
     const r = await page.evaluate(async () => {
