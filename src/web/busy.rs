@@ -37,7 +37,7 @@ impl Drop for InFlight {
 fn swap_busy(now: bool) -> bool {
     match super::error::shared() {
         Some(s) => {
-            let was = env::get(&s, "busy").is_truthy();
+            let was = env::get(&s, "busy").as_bool() == Some(true);
             set(&s, "busy", &JsValue::from_bool(now));
             was
         }
