@@ -171,10 +171,11 @@ $(BG)/paybridge_bg.opt.wasm: WASM_OPT_PASSES += --converge
 $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
-# Short names between each module and its glue (www/build/short-names.mjs).
+# Short names between each module and its glue (www/build/short-names.mjs);
+# the glues bundled into an entry also export `bindings`, one plain object.
 $(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs
 	@mkdir -p $(SHORT)
-	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js
+	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js $(if $(findstring full,$*),,--bindings)
 
 $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)

@@ -9,7 +9,7 @@
 // synchronous export works.
 // First, so that the bundle starts with the carried module (embedded.js).
 import { EMBEDDED } from "./embedded.js";
-import * as payBg from "./paybridge_bg.js";
+import { bindings as payBg } from "./paybridge_bg.js";
 import { perform } from "./perform.js";
 import { PayError, link, modules } from "./shared.js";
 

@@ -9,7 +9,7 @@
 
 // First: the glue makes a TextDecoder as soon as it is evaluated.
 import "./textcoding.js";
-import * as wasmBindings from "./paybridge_mini_bg.js";
+import { bindings as wasmBindings } from "./paybridge_mini_bg.js";
 import { perform } from "./perform.js";
 import { PayError, link, modules } from "./shared.js";
 
