@@ -186,10 +186,13 @@ $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
 # Short names between each module and its glue (www/build/short-names.mjs);
-# the glues bundled into an entry also export `bindings`, one plain object.
+# the glues bundled into an entry also export `bindings`, one plain object
+# (the full module's glue is loaded as it is, so it goes without).
+BINDINGS := --bindings
+$(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js: BINDINGS :=
 $(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs
 	@mkdir -p $(SHORT)
-	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js $(if $(findstring full,$*),,--bindings)
+	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js $(BINDINGS)
 
 $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)

@@ -108,14 +108,15 @@ function loadPay(src) {
     // frame. A runtime that refuses to compile on its main thread takes the
     // asynchronous way below.
     if (pre instanceof WebAssembly.Module && linkNow(pre)) return (payLoading = Promise.resolve());
-    let from;
-    if (src !== undefined) from = go(src);
     // The bytes carried here, compiled and linked as soon as they are
     // inflated, or instantiated asynchronously where the runtime refuses
     // to compile on its main thread.
-    else if (!pre) from = embedded().then((bytes) => carried(bytes) || go(bytes));
+    const fromCarried = () => embedded().then((bytes) => carried(bytes) || go(bytes));
+    let from;
+    if (src !== undefined) from = go(src);
+    else if (!pre) from = fromCarried();
     // A module, or the promise of one; the bytes carried here otherwise.
-    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(() => embedded().then(go));
+    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(fromCarried);
     payLoading = from.catch((e) => {
       payLoading = null;
       throw failed(e);
