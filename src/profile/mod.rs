@@ -254,7 +254,7 @@ impl Profile {
             let mut m: Vec<(String, Json)> = Vec::new();
             for &(g, key, _, f, _) in FIELDS.iter() {
                 if g == name {
-                    m.push((key.to_string(), Json::Str(p.slot(f).clone())));
+                    Json::put(&mut m, key, Json::Str(p.slot(f).clone()));
                 }
             }
             Json::Obj(m)
@@ -262,7 +262,7 @@ impl Profile {
         let mut w1 = group(&mut p, "wallet1");
         if let Json::Obj(m) = &mut w1 {
             let codes = self.wallet1.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect();
-            m.push(("resultCodes".to_string(), Json::Obj(codes)));
+            Json::put(m, "resultCodes", Json::Obj(codes));
         }
         let w2 = group(&mut p, "wallet2");
         let card = group(&mut p, "cardnet");

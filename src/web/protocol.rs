@@ -160,7 +160,7 @@ fn answer_of(raw: &JsValue) -> Json {
     for &k in ["resultCode", "error", "errorMessage", "err_msg", "errMsg"].iter() {
         if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
             if !v.is_null() {
-                read.push((k.to_string(), v));
+                Json::put(&mut read, k, v);
             }
         }
     }
