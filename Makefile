@@ -29,8 +29,8 @@ REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust
 BUILD_STD := RUSTC_BOOTSTRAP=1
 STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none
 STD_ARGS := -Zbuild-std=core,alloc
-# The .wasm builds: profile wasm, without reference types (why: Cargo.toml,
-# profile wasm).
+# The .wasm builds: profile wasm (wasm-full for the full module), without
+# reference types (why: Cargo.toml, profile wasm).
 WASM_BUILD = $(BUILD_STD) RUSTFLAGS="-C target-feature=-reference-types $(STD_FLAGS) $(REMAP) $(INLINE)" \
   cargo build --lib --profile $(WASM_PROFILE) --target wasm32-unknown-unknown $(STD_ARGS)
 WASM_PROFILE := wasm
