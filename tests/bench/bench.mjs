@@ -581,6 +581,27 @@ function report(r) {
       }
     }
   }
+  // Where the plain-import time goes: when the entry's fetch starts (the
+  // peer's classic script is found by the preload scanner as the document
+  // arrives; a module script's import only when the parser runs it), when
+  // its last byte arrives, and how long the pay call comes after that (the
+  // module's own work: compiling, loading and paying).
+  for (const [network, n] of Object.entries(NETWORKS)) {
+    for (const [flow, f] of Object.entries(FLOWS)) {
+      if (!r.timing) break;
+      const t = r.timing[flow][network];
+      const parts = (module) => {
+        const entry = (l) => l.resources.find((x) => x.path.startsWith(PREFIX[module]) && x.start < l.payAt);
+        const loads = t[module].loads.filter((l) => l.payAt !== null && entry(l));
+        const med = (pick) => stats(loads.map(pick)).median;
+        if (!loads.length) return null;
+        return { start: med((l) => entry(l).start), end: med((l) => entry(l).end), after: med((l) => l.payAt - entry(l).end) };
+      };
+      const [o, p] = [parts("ours"), parts("peer")];
+      const fmt = (x) => (x ? `fetch starts ${ms(x.start)}, arrives ${ms(x.end)}; pay call ${ms(x.after)} after arrival` : "—");
+      rows.push([`where the time goes, ${f.label}, ${n.label}, plain import: ms from navigation start, medians`, fmt(o), fmt(p), o && p ? ratio(o.after, p.after) : "", ""]);
+    }
+  }
   for (const [flow, f] of Object.entries(FLOWS)) {
     if (!r.timing) break;
     const o = r.timing[flow].loopback.ours.readyToPay;
