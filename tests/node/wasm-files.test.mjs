@@ -31,32 +31,49 @@ function memoryOf(wasm) {
 const section = (id, body) => Buffer.concat([Buffer.from([id]), leb(body.length), body]);
 const segment = (offset, bytes) => Buffer.concat([Buffer.from([0, 0x41]), leb(offset), Buffer.from([0x0b]), leb(bytes.length), Buffer.from(bytes)]);
 
-test("the build makes a module's data segments one, and its memory starts the same", () => {
-  // Three active segments (offsets under 64, so that the unsigned and the
-  // signed LEB128 forms are the same): a gap between the first two, and a
-  // third that overlaps the first, whose bytes memory then holds.
-  const segments = [segment(3, [1, 2, 3, 4, 5]), segment(40, [9, 9]), segment(5, [7, 7, 7, 7])];
-  const wasm = Buffer.concat([
+/** A module of one memory page and these active segments. */
+function moduleOf(segments) {
+  return Buffer.concat([
     Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]),
-    section(5, Buffer.from([1, 0, 1])), // one memory of one page
+    section(5, Buffer.from([1, 0, 1])),
     section(7, Buffer.concat([leb(1), leb(6), Buffer.from("memory"), Buffer.from([2, 0])])),
     section(12, leb(segments.length)), // the data count
     section(11, Buffer.concat([leb(segments.length), ...segments])),
   ]);
+}
+
+/** `wasm` through the build's rewrite. */
+function rewritten(wasm) {
   const dir = mkdtempSync(join(tmpdir(), "paybridge-wasm-"));
   try {
     writeFileSync(join(dir, "m_bg.wasm"), wasm);
     writeFileSync(join(dir, "m_bg.js"), "export function f() {}\n");
     execFileSync(process.execPath, [script, ...["m_bg.wasm", "m_bg.js", "out.wasm", "out.js"].map((f) => join(dir, f))]);
-    const out = readFileSync(join(dir, "out.wasm"));
-    assert.equal(dataSegments(wasm), 3);
-    assert.equal(dataSegments(out), 1);
-    const before = memoryOf(wasm);
-    assert.deepEqual([...before.subarray(0, 12)], [0, 0, 0, 1, 2, 7, 7, 7, 7, 0, 0, 0]);
-    assert.deepEqual(memoryOf(out), before);
+    return readFileSync(join(dir, "out.wasm"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test("the build makes a module's data segments one, and its memory starts the same", () => {
+  // Offsets under 64, so that the unsigned LEB128 written here is also the
+  // signed form: a gap between the first two segments, and a third that
+  // overlaps the first, whose bytes memory then holds.
+  const wasm = moduleOf([segment(3, [1, 2, 3, 4, 5]), segment(40, [9, 9]), segment(5, [7, 7, 7, 7])]);
+  const out = rewritten(wasm);
+  assert.equal(dataSegments(wasm), 3);
+  assert.equal(dataSegments(out), 1);
+  const before = memoryOf(wasm);
+  assert.deepEqual([...before.subarray(0, 12)], [0, 0, 0, 1, 2, 7, 7, 7, 7, 0, 0, 0]);
+  assert.deepEqual(memoryOf(out), before);
+});
+
+test("segments far apart stay apart: the zeros between them would be in a mini-program's package", () => {
+  // 8000 is two bytes of LEB128 either way (its bit 13 is clear).
+  const wasm = moduleOf([segment(3, [1, 2]), segment(8000, [3, 4])]);
+  const out = rewritten(wasm);
+  assert.equal(dataSegments(out), 2);
+  assert.deepEqual(memoryOf(out), memoryOf(wasm));
 });
 
 test("every .wasm of the package holds one data segment and instantiates without its glue running", () => {

@@ -81,7 +81,7 @@ function sleb(n) {
 /** The data section's active segments (memory 0, constant offsets) as one
  * segment over the span they cover, the bytes between them zero as memory
  * starts; null when a segment has another form (passive, another memory, a
- * computed offset), which is left as it is. */
+ * computed offset) or the gaps are large, and the section is left as it is. */
 function oneSegment(body) {
   let [count, at] = readLeb(body, 0);
   if (count < 2) return null;
@@ -95,7 +95,11 @@ function oneSegment(body) {
     at = start + size;
   }
   const from = Math.min(...segments.map((g) => g.offset));
-  const span = Buffer.alloc(Math.max(...segments.map((g) => g.offset + g.bytes.length)) - from);
+  const size = Math.max(...segments.map((g) => g.offset + g.bytes.length)) - from;
+  // Zeros compress to nearly nothing, but a mini-program package counts
+  // its files unzipped: no more than 4 KB of them (712 bytes here).
+  if (size - segments.reduce((n, g) => n + g.bytes.length, 0) > 4096) return null;
+  const span = Buffer.alloc(size);
   // In their order: where two overlap the later one is what memory holds.
   for (const g of segments) g.bytes.copy(span, g.offset - from);
   return Buffer.concat([leb(1), Buffer.from([0, 0x41]), sleb(from), Buffer.from([0x0b]), leb(span.length), span]);
