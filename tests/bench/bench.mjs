@@ -591,11 +591,14 @@ function report(r) {
       if (!r.timing) break;
       const t = r.timing[flow][network];
       const parts = (module) => {
-        const entry = (l) => l.resources.find((x) => x.path.startsWith(PREFIX[module]) && x.start < l.payAt);
-        const loads = t[module].loads.filter((l) => l.payAt !== null && entry(l));
-        const med = (pick) => stats(loads.map(pick)).median;
-        if (!loads.length) return null;
-        return { start: med((l) => entry(l).start), end: med((l) => entry(l).end), after: med((l) => l.payAt - entry(l).end) };
+        // Each load's entry: the first file of the module fetched before the pay call.
+        const entries = t[module].loads
+          .filter((l) => l.payAt !== null)
+          .map((l) => ({ payAt: l.payAt, e: l.resources.find((x) => x.path.startsWith(PREFIX[module]) && x.start < l.payAt) }))
+          .filter((x) => x.e);
+        if (!entries.length) return null;
+        const med = (pick) => stats(entries.map(pick)).median;
+        return { start: med((x) => x.e.start), end: med((x) => x.e.end), after: med((x) => x.payAt - x.e.end) };
       };
       const [o, p] = [parts("ours"), parts("peer")];
       const fmt = (x) => (x ? `fetch starts ${ms(x.start)}, arrives ${ms(x.end)}; pay call ${ms(x.after)} after arrival` : "—");

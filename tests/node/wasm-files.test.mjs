@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { leb, readLeb, sections } from "../../www/build/wasm.mjs";
+import { leb, readLeb, sections, sleb } from "../../www/build/wasm.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const script = fileURLToPath(new URL("../../www/build/short-names.mjs", import.meta.url));
@@ -29,7 +29,7 @@ function memoryOf(wasm) {
 }
 
 const section = (id, body) => Buffer.concat([Buffer.from([id]), leb(body.length), body]);
-const segment = (offset, bytes) => Buffer.concat([Buffer.from([0, 0x41]), leb(offset), Buffer.from([0x0b]), leb(bytes.length), Buffer.from(bytes)]);
+const segment = (offset, bytes) => Buffer.concat([Buffer.from([0, 0x41]), sleb(offset), Buffer.from([0x0b]), leb(bytes.length), Buffer.from(bytes)]);
 
 /** A module of one memory page and these active segments. */
 function moduleOf(segments) {
@@ -56,9 +56,8 @@ function rewritten(wasm) {
 }
 
 test("the build makes a module's data segments one, and its memory starts the same", () => {
-  // Offsets under 64, so that the unsigned LEB128 written here is also the
-  // signed form: a gap between the first two segments, and a third that
-  // overlaps the first, whose bytes memory then holds.
+  // A gap between the first two segments, and a third that overlaps the
+  // first, whose bytes memory then holds.
   const wasm = moduleOf([segment(3, [1, 2, 3, 4, 5]), segment(40, [9, 9]), segment(5, [7, 7, 7, 7])]);
   const out = rewritten(wasm);
   assert.equal(dataSegments(wasm), 3);
@@ -69,7 +68,6 @@ test("the build makes a module's data segments one, and its memory starts the sa
 });
 
 test("segments far apart stay apart: the zeros between them would be in a mini-program's package", () => {
-  // 8000 is two bytes of LEB128 either way (its bit 13 is clear).
   const wasm = moduleOf([segment(3, [1, 2]), segment(8000, [3, 4])]);
   const out = rewritten(wasm);
   assert.equal(dataSegments(out), 2);

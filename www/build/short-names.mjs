@@ -10,7 +10,7 @@
 //   node www/build/short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings]
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { importEntries, leb, readLeb, readName, sections } from "./wasm.mjs";
+import { importEntries, leb, readLeb, readName, readSleb, sections, sleb } from "./wasm.mjs";
 
 const [inWasm, inJs, outWasm, outJs, flag] = process.argv.slice(2);
 if (!outJs || (flag !== undefined && flag !== "--bindings")) {
@@ -52,30 +52,6 @@ function exports(body) {
     at = end;
   }
   return Buffer.concat(parts);
-}
-
-/** A signed LEB128 number at `at`, and where it ends. */
-function readSleb(buf, at) {
-  let value = 0;
-  let shift = 0;
-  let b;
-  do {
-    b = buf[at++];
-    value |= (b & 0x7f) << shift;
-    shift += 7;
-  } while (b & 0x80);
-  return [shift < 32 && b & 0x40 ? value | (-1 << shift) : value, at];
-}
-
-/** `n` as signed LEB128. */
-function sleb(n) {
-  const out = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return Buffer.from([...out, b]);
-    out.push(b | 0x80);
-  }
 }
 
 /** The data section's active segments (memory 0, constant offsets) as one

@@ -1,6 +1,6 @@
 // Reading the WebAssembly binary format, as much as the build and the
-// benchmark need: LEB128 numbers, names, limits, sections and the import
-// section's entries.
+// benchmark need: LEB128 numbers (unsigned and signed), names, limits,
+// sections and the import section's entries.
 
 /** The unsigned LEB128 number at `at`, and where it ends. */
 export function readLeb(buf, at) {
@@ -24,6 +24,30 @@ export function leb(n) {
     out.push(b);
   } while (n > 0);
   return Buffer.from(out);
+}
+
+/** The signed LEB128 number at `at` (32 bits at most), and where it ends. */
+export function readSleb(buf, at) {
+  let value = 0;
+  let shift = 0;
+  let b;
+  do {
+    b = buf[at++];
+    value |= (b & 0x7f) << shift;
+    shift += 7;
+  } while (b & 0x80);
+  return [shift < 32 && b & 0x40 ? value | (-1 << shift) : value, at];
+}
+
+/** `n` (a 32-bit integer) as signed LEB128. */
+export function sleb(n) {
+  const out = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return Buffer.from([...out, b]);
+    out.push(b | 0x80);
+  }
 }
 
 /** The name (length-prefixed UTF-8) at `at`, and where it ends. */
