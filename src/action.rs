@@ -3,7 +3,7 @@
 //! Pure: the same payment, options and runtime always give the same action,
 //! and every URL in an action has passed [`safe_url::check`].
 
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::{cat, words, Code, PayError, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
@@ -67,7 +67,7 @@ impl Default for Options {
 }
 
 fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
+    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
 }
 
 /// A whole number of milliseconds from 1 to 600000.
@@ -89,7 +89,7 @@ impl Options {
             Some(v) => v,
         };
         if v.as_obj().is_none() {
-            return Err(PayError::field(Code::InvalidOptions, "options", cat!("options must be an object, not ", v.kind())));
+            return Err(PayError::field(Code::InvalidOptions, "options", words!("options must be an object, not ", v.kind())));
         }
         let given = |k: &str| v.get(k).filter(|x| !x.is_null());
         // Read before the profile: it also lets the profile's provider
@@ -239,7 +239,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
         PayError::field(
             Code::UnsupportedChannel,
             "pay_channel",
-            cat!(
+            words!(
                 "pay_channel ",
                 safe_url::clip(&payment.pay_channel),
                 " is not a channel this module knows (wallet1, wallet1_wap, wallet1_lite, wallet1_pub, wallet2_lite, wallet2_pub, cardnet, or an alias in profile.channelAliases)"
@@ -273,7 +273,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                 return Err(PayError::field(
                     Code::WrongRuntime,
                     "miniProgram",
-                    cat!(
+                    words!(
                         "wallet1_lite pays inside the wallet1 mini-program; this runtime is ",
                         runtime.host.as_str(),
                         ", so give options.miniProgram { appId, page } to open the mini-program"

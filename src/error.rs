@@ -141,6 +141,13 @@ impl PayError {
     /// message (0.06 KB less gzipped on the payment module than a body a
     /// kind).
     fn make(code: Code, field: Option<&str>, message: String) -> PayError {
+        // An input error unworded in this build ([`WORDED`]) names its field
+        // and code until the full module words it.
+        let message = if !WORDED && message.is_empty() {
+            cat!(field.unwrap_or("the payment"), " is not valid (", code.as_str(), ")")
+        } else {
+            message
+        };
         PayError(Box::new(PayErrorData { code, message, field: field.map(String::from), details: Vec::new(), resp_code: None }))
     }
 
@@ -163,6 +170,49 @@ impl core::fmt::Display for PayError {
 }
 
 impl core::error::Error for PayError {}
+
+/// Whether this build words the errors of bad input itself. The browser's
+/// payment module does not: what it refuses before a wallet is called
+/// (payment, options, profile, URLs) is refused with its code, its field
+/// and a short message naming both, and the shim has the full module, which
+/// runs the same checks, word it ([`crate::web`]'s `__explain`). The
+/// sentences are then in one module, fetched only when an input is bad,
+/// not on the path of every payment (README, "Errors").
+pub(crate) const WORDED: bool = !crate::PAYMENT_MODULE;
+
+/// `words!(a, b, ...)`: an input error's message, [`cat!`] where the build
+/// words its errors ([`WORDED`]), else empty, and then none of its parts is
+/// in the build.
+macro_rules! words {
+    ($a:expr $(,)?) => {
+        if $crate::error::WORDED {
+            $crate::prelude::String::from($a)
+        } else {
+            $crate::prelude::String::new()
+        }
+    };
+    ($($p:expr),+ $(,)?) => {
+        if $crate::error::WORDED {
+            $crate::error::cat!($($p),+)
+        } else {
+            $crate::prelude::String::new()
+        }
+    };
+}
+pub(crate) use words;
+
+/// `why!("...")`: the reason part of an input error's message: the text
+/// where the build words its errors ([`WORDED`]), else empty.
+macro_rules! why {
+    ($s:expr) => {
+        if $crate::error::WORDED {
+            $s
+        } else {
+            ""
+        }
+    };
+}
+pub(crate) use why;
 
 /// `cat!(a, b, ...)`: the parts (`&str`) in one string, without the
 /// formatting machinery. Two to six parts are passed as arguments: an array

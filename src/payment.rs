@@ -5,7 +5,7 @@
 //! `pay_channel`, `pay_info` (a URL, an object, or JSON text of an object)
 //! and `expend.pay_url`; every other field is kept in `raw`.
 
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::{cat, words, Code, PayError, Result};
 use crate::json::{self, Json};
 use crate::prelude::*;
 use crate::safe_url::clip;
@@ -104,17 +104,17 @@ impl Payment {
             return Payment::decode::<KEEP>(crate::json_text::parse(t, Code::InvalidPayment, "payment")?);
         }
         if v.as_obj().is_none() {
-            return Err(invalid("payment", cat!("the payment must be an object or JSON text of one, not ", v.kind())));
+            return Err(invalid("payment", words!("the payment must be an object or JSON text of one, not ", v.kind())));
         }
         if v.deeper_than(json::MAX_DEPTH) {
-            return Err(invalid("payment", "the payment is nested deeper than 64 levels".into()));
+            return Err(invalid("payment", words!("the payment is nested deeper than 64 levels")));
         }
         let pay_channel = match v.get("pay_channel") {
-            None | Some(Json::Null) => return Err(invalid("pay_channel", "pay_channel is missing".into())),
-            Some(Json::Str(s)) if s.is_empty() => return Err(invalid("pay_channel", "pay_channel is empty".into())),
-            Some(Json::Str(s)) if s.len() > 64 => return Err(invalid("pay_channel", "pay_channel is longer than 64 characters".into())),
+            None | Some(Json::Null) => return Err(invalid("pay_channel", words!("pay_channel is missing"))),
+            Some(Json::Str(s)) if s.is_empty() => return Err(invalid("pay_channel", words!("pay_channel is empty"))),
+            Some(Json::Str(s)) if s.len() > 64 => return Err(invalid("pay_channel", words!("pay_channel is longer than 64 characters"))),
             Some(Json::Str(s)) => s.clone(),
-            Some(other) => return Err(invalid("pay_channel", cat!("pay_channel must be a string, not ", other.kind()))),
+            Some(other) => return Err(invalid("pay_channel", words!("pay_channel must be a string, not ", other.kind()))),
         };
         let pay_info = match v.get("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
@@ -143,9 +143,9 @@ impl Payment {
             Some(e @ Json::Obj(_)) => match e.get("pay_url") {
                 None | Some(Json::Null) => None,
                 Some(Json::Str(s)) => Some(s.clone()),
-                Some(other) => return Err(invalid("expend.pay_url", cat!("expend.pay_url must be a string, not ", other.kind()))),
+                Some(other) => return Err(invalid("expend.pay_url", words!("expend.pay_url must be a string, not ", other.kind()))),
             },
-            Some(other) => return Err(invalid("expend", cat!("expend must be an object, not ", other.kind()))),
+            Some(other) => return Err(invalid("expend", words!("expend must be an object, not ", other.kind()))),
         };
         Ok(Payment { pay_channel, pay_info, pay_url, raw: if KEEP { v } else { Json::Null } })
     }
@@ -154,30 +154,32 @@ impl Payment {
     pub fn pay_info_url(&self, channel: Channel) -> Result<&str> {
         match &self.pay_info {
             PayInfo::Text(s) => Ok(s),
-            PayInfo::Missing => Err(invalid("pay_info", cat!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)"))),
-            PayInfo::Fields(_) => {
-                Err(invalid("pay_info", cat!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL")))
+            PayInfo::Missing => {
+                Err(invalid("pay_info", words!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)")))
             }
-            PayInfo::Other(v) => Err(invalid("pay_info", cat!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()))),
+            PayInfo::Fields(_) => {
+                Err(invalid("pay_info", words!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL")))
+            }
+            PayInfo::Other(v) => Err(invalid("pay_info", words!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()))),
         }
     }
 
     /// `expend.pay_url`, for the card network.
     pub fn expend_pay_url(&self, channel: Channel) -> Result<&str> {
         self.pay_url.as_deref().ok_or_else(|| {
-            invalid("expend.pay_url", cat!("expend.pay_url is missing (", channel.name(), " needs the payment link in expend.pay_url)"))
+            invalid("expend.pay_url", words!("expend.pay_url is missing (", channel.name(), " needs the payment link in expend.pay_url)"))
         })
     }
 
     fn fields(&self, channel: Channel, needs: &str) -> Result<&Json> {
         match &self.pay_info {
             PayInfo::Fields(f) => Ok(f),
-            PayInfo::Missing => Err(invalid("pay_info", cat!("pay_info is missing (", channel.name(), " needs ", needs, ")"))),
+            PayInfo::Missing => Err(invalid("pay_info", words!("pay_info is missing (", channel.name(), " needs ", needs, ")"))),
             PayInfo::Text(_) => Err(invalid(
                 "pay_info",
-                cat!("pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")"),
+                words!("pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")"),
             )),
-            PayInfo::Other(v) => Err(invalid("pay_info", cat!("pay_info must be an object for ", channel.name(), ", not ", v.kind()))),
+            PayInfo::Other(v) => Err(invalid("pay_info", words!("pay_info must be an object for ", channel.name(), ", not ", v.kind()))),
         }
     }
 
@@ -190,7 +192,7 @@ impl Payment {
             _ => {
                 return Err(invalid(
                     "pay_info.tradeNO",
-                    cat!("pay_info.tradeNO is missing (", channel.name(), " needs the trade number in pay_info.tradeNO)"),
+                    words!("pay_info.tradeNO is missing (", channel.name(), " needs the trade number in pay_info.tradeNO)"),
                 ))
             }
         };
@@ -216,7 +218,7 @@ impl Payment {
             let path = cat!("pay_info.", key);
             let v = match f.get(key) {
                 Some(v) if !v.is_null() => v,
-                _ => return Err(invalid(&path, cat!(&path, " is missing (", channel.name(), " needs ", needs, ")"))),
+                _ => return Err(invalid(&path, words!(&path, " is missing (", channel.name(), " needs ", needs, ")"))),
             };
             out.push((key, field_text(v, &path, channel, key)?));
         }
@@ -230,16 +232,16 @@ fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<Stri
     let s = match v {
         Json::Str(s) => s.clone(),
         Json::Num(n) if json::whole(*n).is_some() => crate::error::u64_str(*n as u64),
-        other => return Err(invalid(path, cat!(path, " must be a string, not ", other.kind()))),
+        other => return Err(invalid(path, words!(path, " must be a string, not ", other.kind()))),
     };
     if s.is_empty() {
-        return Err(invalid(path, cat!(path, " is empty (", channel.name(), " needs ", what, ")")));
+        return Err(invalid(path, words!(path, " is empty (", channel.name(), " needs ", what, ")")));
     }
     if s.len() > MAX_FIELD {
-        return Err(invalid(path, cat!(path, " is longer than 4096 characters")));
+        return Err(invalid(path, words!(path, " is longer than 4096 characters")));
     }
     if crate::error::has_control(&s) {
-        return Err(invalid(path, cat!(path, " contains a control character: ", clip(&s))));
+        return Err(invalid(path, words!(path, " contains a control character: ", clip(&s))));
     }
     Ok(s)
 }

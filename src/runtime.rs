@@ -1,7 +1,7 @@
 //! Where the module runs: a plain browser, inside a wallet's web view, or in
 //! a wallet's mini-program; and whether on a phone.
 
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::{words, Code, PayError, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
@@ -114,9 +114,9 @@ fn contains_token(ua: &str, token: &str) -> bool {
 impl Runtime {
     /// `options.runtime`: `{ host, mobile? }`.
     pub fn from_json(v: &Json) -> Result<Runtime> {
-        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, cat!(f, " ", m));
+        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, words!(f, " ", m));
         if v.as_obj().is_none() {
-            return Err(bad("runtime", &cat!("must be an object { host, mobile }, not ", v.kind())));
+            return Err(bad("runtime", &words!("must be an object { host, mobile }, not ", v.kind())));
         }
         let host = match v.get("host") {
             Some(Json::Str(s)) => Host::from_name(s)

@@ -8,7 +8,7 @@
 //! Keeping this type in the core rather than serde-derived structs is what
 //! keeps the wasm build small (see the README's size section).
 
-use crate::error::{cat, Code, PayError};
+use crate::error::{Code, PayError};
 use crate::prelude::*;
 
 /// `json_obj!{ "a" => x, "b" => y }`: the object `{ a: x, b: y }`, built
@@ -153,7 +153,7 @@ pub fn whole(n: f64) -> Option<u64> {
 
 /// The error for JSON text over [`MAX_TEXT`].
 pub fn too_long(code: Code, what: &str) -> PayError {
-    PayError::field(code, what, cat!(what, " is longer than 1 MiB of JSON text"))
+    PayError::field(code, what, crate::error::words!(what, " is longer than 1 MiB of JSON text"))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -169,7 +169,7 @@ use write::write_value;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::u64_str;
+    use crate::error::{cat, u64_str};
 
     fn p(t: &str) -> Json {
         parse(t, Code::InvalidPayment, "payment").unwrap()

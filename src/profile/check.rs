@@ -2,6 +2,7 @@
 //! schemes (never one that loads or runs content), https addresses,
 //! fragments.
 
+use crate::error::why;
 use crate::safe_url;
 
 /// What a profile string must look like.
@@ -23,7 +24,7 @@ pub(super) enum Kind {
 /// `http://127.0.0.1` or `http://localhost` (the local sandbox).
 pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result<(), &'static str> {
     if v.is_empty() || v.len() > 128 {
-        return Err("must be 1 to 128 characters");
+        return Err(why!("must be 1 to 128 characters"));
     }
     let b = v.as_bytes();
     let token = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'/' | b'-');
@@ -33,25 +34,25 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
             if ok {
                 Ok(())
             } else {
-                Err("must be a JavaScript identifier")
+                Err(why!("must be a JavaScript identifier"))
             }
         }
         Kind::Token => {
             if b.iter().all(token) {
                 Ok(())
             } else {
-                Err("may hold only letters, digits and _ . : / -")
+                Err(why!("may hold only letters, digits and _ . : / -"))
             }
         }
         Kind::Scheme => {
             let shape = b[0].is_ascii_lowercase()
                 && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'+' | b'.' | b'-'));
             if !shape {
-                return Err("must be a lowercase URL scheme");
+                return Err(why!("must be a lowercase URL scheme"));
             }
             if matches!(v, "javascript" | "data" | "vbscript" | "file" | "blob" | "about" | "filesystem" | "http" | "https" | "ws" | "wss")
             {
-                return Err("must be an app scheme, not one that loads or runs content");
+                return Err(why!("must be an app scheme, not one that loads or runs content"));
             }
             Ok(())
         }
@@ -60,7 +61,7 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
             if b.len() > 1 && b.first() == Some(&b'#') && b.iter().skip(1).all(token) {
                 Ok(())
             } else {
-                Err("must be # followed by letters, digits and _ . : / -")
+                Err(why!("must be # followed by letters, digits and _ . : / -"))
             }
         }
     }

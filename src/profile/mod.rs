@@ -5,7 +5,7 @@
 //! defaults use the service document's neutral names; a page sets the real
 //! ones with `options.profile`, deep-merged over [`Profile::default`].
 
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::{cat, words, Code, PayError, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::payment::Channel;
@@ -79,7 +79,7 @@ pub struct Profile {
 }
 
 fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
+    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -93,12 +93,12 @@ fn set_str(slot: &mut String, v: &Json, kind: Kind, field: &str, loopback: bool)
             *slot = s.clone();
             Ok(())
         }
-        other => Err(bad(field, &cat!("must be a string, not ", other.kind()))),
+        other => Err(bad(field, &words!("must be a string, not ", other.kind()))),
     }
 }
 
 fn members<'a>(v: &'a Json, field: &str) -> Result<&'a [(String, Json)]> {
-    v.as_obj().ok_or_else(|| bad(field, &cat!("must be an object, not ", v.kind())))
+    v.as_obj().ok_or_else(|| bad(field, &words!("must be an object, not ", v.kind())))
 }
 
 fn unknown(field: &str) -> PayError {
@@ -222,8 +222,8 @@ impl Profile {
                 continue;
             }
             let name = target.as_str().ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
-            let ch =
-                Channel::from_name(name).ok_or_else(|| bad(&f2, &cat!("names ", clip(name), ", which is not a channel of this module")))?;
+            let ch = Channel::from_name(name)
+                .ok_or_else(|| bad(&f2, &words!("names ", clip(name), ", which is not a channel of this module")))?;
             if alias.is_empty() || alias.len() > 64 {
                 return Err(bad(&f2, "must be an alias of 1 to 64 characters"));
             }

@@ -16,7 +16,7 @@
 //! judged by the runtime's own `URL` where there is one (`platform.rs`),
 //! else by the crate's punycode rule (`punycode.rs`).
 
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::{why, words, Code, PayError, Result};
 
 use crate::prelude::*;
 
@@ -106,7 +106,7 @@ fn is_address(host: &str) -> bool {
 }
 
 fn unsafe_url(field: &str, why: &str) -> PayError {
-    PayError::field(Code::UnsafeUrl, field, cat!(field, " is not a safe URL to open: ", why))
+    PayError::field(Code::UnsafeUrl, field, words!(field, " is not a safe URL to open: ", why))
 }
 
 /// Checks `url` (the value of input `field`) against the strict rules and
@@ -115,7 +115,11 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
     let host = check_shape(url, policy.insecure_loopback).map_err(|why| unsafe_url(field, why))?;
     if let Some(rules) = &policy.allowed_hosts {
         if !rules.iter().any(|r| r.matches(&host)) {
-            return Err(PayError::field(Code::UnsafeUrl, field, cat!(field, " points at host ", &host, ", which is not in allowedHosts")));
+            return Err(PayError::field(
+                Code::UnsafeUrl,
+                field,
+                words!(field, " points at host ", &host, ", which is not in allowedHosts"),
+            ));
         }
     }
     Ok(SafeUrl { url: url.to_string(), host })
@@ -124,23 +128,23 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
 /// The shape check alone; returns the lowercased host or why it failed.
 pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<String, &'static str> {
     if url.is_empty() {
-        return Err("it is empty");
+        return Err(why!("it is empty"));
     }
     if url.len() > MAX_URL {
-        return Err("it is longer than 8192 characters");
+        return Err(why!("it is longer than 8192 characters"));
     }
     for &b in url.as_bytes() {
         if b <= b' ' || b == 0x7f {
-            return Err("it contains whitespace or a control character");
+            return Err(why!("it contains whitespace or a control character"));
         }
         if b >= 0x80 {
-            return Err("it contains raw non-ASCII characters (percent-encode them)");
+            return Err(why!("it contains raw non-ASCII characters (percent-encode them)"));
         }
         if b == b'\\' {
-            return Err("it contains a backslash");
+            return Err(why!("it contains a backslash"));
         }
         if matches!(b, b'"' | b'<' | b'>' | b'`') {
-            return Err("it contains a quote or angle bracket");
+            return Err(why!("it contains a quote or angle bracket"));
         }
     }
     let (rest, http) = if let Some(r) = strip_prefix_ci(url, "https://") {
@@ -148,9 +152,9 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     } else if let Some(r) = strip_prefix_ci(url, "http://") {
         (r, true)
     } else if url.starts_with("//") {
-        return Err("it is scheme-relative; an absolute https URL is needed");
+        return Err(why!("it is scheme-relative; an absolute https URL is needed"));
     } else {
-        return Err("it is not an https URL");
+        return Err(why!("it is not an https URL"));
     };
     // Byte positions and `get` rather than `str` slicing: the URL is ASCII
     // by now, and no slicing here can panic.
@@ -158,7 +162,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     let authority = rest.get(..end).unwrap_or("");
     let tail = rest.get(end..).unwrap_or("");
     if authority.bytes().any(|b| b == b'@') {
-        return Err("it carries user info (an @ before the host)");
+        return Err(why!("it carries user info (an @ before the host)"));
     }
     let (host, port) = match authority.bytes().rposition(|b| b == b':') {
         Some(i) => (authority.get(..i).unwrap_or(""), Some(authority.get(i + 1..).unwrap_or(""))),
@@ -166,23 +170,23 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     };
     if let Some(p) = port {
         if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.as_bytes().first() == Some(&b'0') {
-            return Err("its port is not a number from 1 to 65535");
+            return Err(why!("its port is not a number from 1 to 65535"));
         }
         let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
         if n > 65535 {
-            return Err("its port is not a number from 1 to 65535");
+            return Err(why!("its port is not a number from 1 to 65535"));
         }
     }
     let host = host.to_ascii_lowercase();
     if !plain_host(&host) {
-        return Err("its host is not a plain host name or IPv4 address");
+        return Err(why!("its host is not a plain host name or IPv4 address"));
     }
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
     if host.as_bytes().split(|&b| b == b'.').any(|l| l.starts_with(b"xn--")) && !platform::keeps(&host) {
-        return Err("its host is an internationalized name that the platform's URL parser refuses or rewrites");
+        return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
-        return Err("it is http, not https");
+        return Err(why!("it is http, not https"));
     }
     check_tail(tail)?;
     Ok(host)
@@ -264,7 +268,7 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
     while i < b.len() {
         if b[i] == b'%' {
             if !(b.get(i + 1).is_some_and(u8::is_ascii_hexdigit) && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)) {
-                return Err("it has a broken percent escape");
+                return Err(why!("it has a broken percent escape"));
             }
             i += 3;
         } else {
@@ -280,7 +284,7 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     use crate::json::Json;
     let Json::Arr(items) = v else {
-        return Err(PayError::field(Code::InvalidOptions, "allowedHosts", "allowedHosts must be an array of host names"));
+        return Err(PayError::field(Code::InvalidOptions, "allowedHosts", words!("allowedHosts must be an array of host names")));
     };
     let mut names = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
@@ -290,7 +294,7 @@ pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
                 let mut f = String::from("allowedHosts[");
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let m = cat!(&f, " must be a string");
+                let m = words!(&f, " must be a string");
                 return Err(PayError::field(Code::InvalidOptions, &f, m));
             }
         }
@@ -309,7 +313,8 @@ pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule
                 f.push('[');
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let msg = cat!(&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
+                let msg =
+                    words!(&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
                 return Err(PayError::field(Code::InvalidOptions, &f, msg));
             }
         }

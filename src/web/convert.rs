@@ -8,7 +8,7 @@
 //! catches what it throws: an exception that crossed the wasm frames would
 //! skip their clean-up (the in-flight flag of `pay()` stayed set for good).
 
-use crate::error::{cat, Code, PayError};
+use crate::error::{why, words, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
 use crate::prelude::*;
 use js_sys::{Array, Object, Reflect};
@@ -58,7 +58,7 @@ pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
 
 fn walk(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Json, PayError> {
     let mut w = Walk { nodes: 0, text: 0, skip };
-    w.value(v, 0).map_err(|why| PayError::field(code, what, cat!(what, " ", why)))
+    w.value(v, 0).map_err(|why| PayError::field(code, what, words!(what, " ", why)))
 }
 
 /// The options of a payment: like [`from_js_opt`], leaving `api` (the
@@ -85,10 +85,10 @@ impl Walk {
     /// its length (a UTF-8 byte or more per UTF-16 unit; first, so that no
     /// platform call sees an overlong string), counted after it in bytes.
     fn text(&mut self, s: &js_sys::JsString) -> Result<String, &'static str> {
-        const TOO_MUCH: &str = "holds more than 2 MiB of text in all";
+        const TOO_MUCH: &str = why!("holds more than 2 MiB of text in all");
         let n = s.length();
         if n > MAX_STRING {
-            return Err("holds a string longer than 1 MiB");
+            return Err(why!("holds a string longer than 1 MiB"));
         }
         if self.text + n as usize > MAX_TEXT {
             return Err(TOO_MUCH);
@@ -96,7 +96,7 @@ impl Walk {
         // A lone surrogate has no UTF-8 form: refused, as the host's JSON
         // parser refuses it, rather than replaced (in member names too).
         if encode_uri_component(s).is_err() {
-            return Err("holds a string with a lone surrogate (not valid Unicode)");
+            return Err(why!("holds a string with a lone surrogate (not valid Unicode)"));
         }
         let copied = String::from(s);
         self.text += copied.len();
@@ -109,10 +109,10 @@ impl Walk {
     fn value(&mut self, v: &JsValue, depth: usize) -> Result<Json, &'static str> {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
-            return Err("holds more than 20000 values");
+            return Err(why!("holds more than 20000 values"));
         }
         if depth > MAX_DEPTH {
-            return Err("is nested deeper than 64 levels (or refers to itself)");
+            return Err(why!("is nested deeper than 64 levels (or refers to itself)"));
         }
         if v.is_null() || v.is_undefined() {
             return Ok(Json::Null);
@@ -126,27 +126,29 @@ impl Walk {
         if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
             return Ok(Json::Str(self.text(s)?));
         }
-        if is_array(v).map_err(|_| "is an object that cannot be read")? {
+        if is_array(v).map_err(|_| why!("is an object that cannot be read"))? {
             // `length` through Reflect: a Proxy's `get` trap may throw.
-            let len =
-                Reflect::get(v, &JsValue::from_str("length")).ok().and_then(|n| n.as_f64()).ok_or("has a length that cannot be read")?;
+            let len = Reflect::get(v, &JsValue::from_str("length"))
+                .ok()
+                .and_then(|n| n.as_f64())
+                .ok_or(why!("has a length that cannot be read"))?;
             if len > MAX_NODES as f64 {
-                return Err("holds more than 20000 values");
+                return Err(why!("holds more than 20000 values"));
             }
             let len = len as u32;
             let a: &Array = v.unchecked_ref();
             // No room reserved ahead: what is kept is what was counted.
             let mut out = Vec::new();
             for i in 0..len {
-                let item = Reflect::get_u32(a, i).map_err(|_| "has an element that cannot be read")?;
+                let item = Reflect::get_u32(a, i).map_err(|_| why!("has an element that cannot be read"))?;
                 out.push(if item.is_function() { Json::Null } else { self.value(&item, depth + 1)? });
             }
             return Ok(Json::Arr(out));
         }
         if v.is_object() {
-            let keys = object_keys(v).map_err(|_| "is an object whose members cannot be listed")?;
+            let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
             if keys.length() > MAX_NODES as u32 {
-                return Err("holds more than 20000 values");
+                return Err(why!("holds more than 20000 values"));
             }
             let mut out = Vec::new();
             for i in 0..keys.length() {
@@ -154,7 +156,7 @@ impl Walk {
                 if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
                     continue;
                 }
-                let item = Reflect::get(v, &k).map_err(|_| "has a member that cannot be read")?;
+                let item = Reflect::get(v, &k).map_err(|_| why!("has a member that cannot be read"))?;
                 if item.is_undefined() || item.is_function() || item.is_symbol() {
                     continue;
                 }
@@ -166,7 +168,7 @@ impl Walk {
         if v.is_function() || v.is_symbol() {
             return Ok(Json::Null);
         }
-        Err("holds a value JSON cannot carry (a BigInt?)")
+        Err(why!("holds a value JSON cannot carry (a BigInt?)"))
     }
 }
 
@@ -176,8 +178,8 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
     match js_sys::JSON::parse(text) {
         Ok(v) => from_js(&v, code, what),
         Err(e) => {
-            let detail = super::env::get(&e, "message").as_string().unwrap_or_default();
-            Err(PayError::field(code, what, cat!(what, " is not valid JSON text (", crate::safe_url::clip(&detail), ")")))
+            let detail = || super::env::get(&e, "message").as_string().unwrap_or_default();
+            Err(PayError::field(code, what, words!(what, " is not valid JSON text (", crate::safe_url::clip(&detail()), ")")))
         }
     }
 }

@@ -69,6 +69,26 @@ pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValu
     plan_js(&payment, &options).map(|(_, _, _, p)| to_js(&p.to_json())).map_err(|e| err(&e))
 }
 
+/// `__explain(payment, options, error) -> PayError`: the words of an input
+/// error that the browser's payment module refused unworded
+/// ([`crate::error::WORDED`]; the shim asks when `pay()` gets command 11).
+/// This module runs the same checks on the same input and answers its own
+/// error when that has the same code and field, else `error` as it is (the
+/// input changed in between, or the two builds disagree).
+#[cfg(feature = "web-extra")]
+#[wasm_bindgen(js_name = __explain, skip_typescript)]
+pub fn explain(payment: JsValue, options: JsValue, error: JsValue) -> JsValue {
+    match plan_js(&payment, &options) {
+        Err(e)
+            if env::get(&error, "code").as_string().as_deref() == Some(e.code.as_str())
+                && env::get(&error, "field").as_string() == e.field =>
+        {
+            err(&e)
+        }
+        _ => error,
+    }
+}
+
 /// `defaultProfile() -> Profile`.
 #[cfg(feature = "web-tools")]
 #[wasm_bindgen(js_name = defaultProfile, skip_typescript)]

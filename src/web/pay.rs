@@ -2,7 +2,9 @@
 //! decides ([`crate::perform`]) and the shim that performs
 //! (`www/lib/perform.js`).
 //!
-//! `__payStart(payment, options)` plans (a bad input throws its `PayError`),
+//! `__payStart(payment, options)` plans (a bad input throws its `PayError`,
+//! or, in the payment module, which does not word those, answers the
+//! command that has the full module word it),
 //! claims the one payment slot (`busy`) and answers `[run, ...commands]`;
 //! `__payStep(run, kind, value)` feeds what happened and answers the next
 //! commands, in the protocol of [`super::protocol`]. Having performed the
@@ -37,7 +39,17 @@ static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
 #[wasm_bindgen(js_name = __payStart, skip_typescript)]
 pub fn pay_start(payment: JsValue, options: JsValue) -> Result<Array, JsValue> {
     let slot = claim("pay")?;
-    let (_, opts, runtime, plan) = super::exports::plan_js(&payment, &options).map_err(|e| err(&e))?;
+    let (_, opts, runtime, plan) = match super::exports::plan_js(&payment, &options) {
+        Ok(p) => p,
+        // Refused unworded (crate::error::WORDED): the shim has the full
+        // module word it, `[0, [11, error]]` (protocol.rs).
+        Err(e) if !crate::error::WORDED => {
+            let out = Array::of1(&JsValue::from_f64(0.0));
+            out.push(&Array::of2(&JsValue::from_f64(11.0), &err(&e)));
+            return Ok(out);
+        }
+        Err(e) => return Err(err(&e)),
+    };
     let confirm = env::method(&options, "confirm").is_some();
     let (run, cmds) = Run::start(plan, opts, runtime, confirm, &Page(&options));
     let (id, out) = started(&NEXT);

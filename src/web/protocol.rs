@@ -16,6 +16,7 @@
 //! | 7 | `[7, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[4 \| 5 \| 6, v]` |
 //! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
 //! | 9, 10 | `[9, result]`, `[10, error]` | resolves, rejects; the run's listeners and timers go |
+//! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
 //!
 //! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
 //! when it threw (and after 8 only `[1, e]`, when `confirm` threw). Having

@@ -573,16 +573,85 @@ test("calls before ready() throw not_ready; pay() waits for it by itself", async
     let early;
     try { mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { early = [e.code, e instanceof mod.PayError]; }
     let err;
-    try { await mod.pay({ pay_channel: "nope" }); } catch (e) { err = e.code; }
-    // pay() loaded the payment module only: planning is in the full one.
+    // A payment the module performs (no bridge on this page: wrong_runtime)
+    // loads the payment module only; planning is in the full one. (A bad
+    // input would have the full module word its error: the test below.)
+    try { await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { err = e.code; }
     let afterPay;
     try { mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }); } catch (e) { afterPay = e.code; }
     await mod.ready();
     const after = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
     return { early, err, afterPay, after };
   });
-  assert.deepEqual(r, { early: ["not_ready", true], err: "unsupported_channel", afterPay: "not_ready", after: "wallet1_trade_pay" });
+  assert.deepEqual(r, { early: ["not_ready", true], err: "wrong_runtime", afterPay: "not_ready", after: "wallet1_trade_pay" });
   await page.close();
+});
+
+test("pay() with bad input rejects with the full module's words; where that module cannot load, with the code, the field and a short message naming both", async () => {
+  const bad = [
+    [{ pay_channel: "nope" }, undefined],
+    [{ pay_channel: "wallet2_pub", pay_info: { appId: "wx1", timeStamp: "1", nonceStr: "n", package: "p", signType: "RSA" } }, undefined],
+    [{ pay_channel: "cardnet", expend: { pay_url: "http://pay.example/x" } }, undefined],
+    [{ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }, { profile: { wallet1: { bridge: "no such" } } }],
+    ['{"pay_channel": ', undefined],
+  ];
+  const run = async (blockFull) => {
+    const page = await ctx.browser.newPage();
+    if (blockFull) await page.route(/paybridge_full_bg\.(wasm|js)$/, (r) => r.abort());
+    await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+    const out = await page.evaluate(async (bad) => {
+      const mod = await import("/pkg/index.js");
+      const got = [];
+      for (const [payment, options] of bad) {
+        try {
+          await mod.pay(payment, options);
+          got.push("paid");
+        } catch (e) {
+          got.push({ pe: e instanceof mod.PayError, code: e.code, field: e.field, message: e.message });
+        }
+      }
+      let planned = null;
+      try {
+        await mod.ready();
+        planned = [];
+        for (const [payment, options] of bad) {
+          try {
+            mod.planAction(payment, options);
+          } catch (e) {
+            planned.push({ pe: true, code: e.code, field: e.field, message: e.message });
+          }
+        }
+      } catch (e) {
+        planned = e.code;
+      }
+      return { got, planned, nav: location.pathname };
+    }, bad);
+    await page.close();
+    return out;
+  };
+  // The full module words each error exactly as planAction() does.
+  const loaded = await run(false);
+  assert.equal(loaded.got.length, bad.length);
+  assert.deepEqual(loaded.got, loaded.planned);
+  assert.deepEqual(loaded.got.map((e) => [e.code, e.field]), [
+    ["unsupported_channel", "pay_channel"],
+    ["invalid_payment", "pay_info.paySign"],
+    ["unsafe_url", "expend.pay_url"],
+    ["invalid_options", "profile.wallet1.bridge"],
+    ["invalid_payment", "payment"],
+  ]);
+  for (const e of loaded.got) assert.ok(e.message.startsWith(e.field) || e.message.includes(e.field), e.message);
+  assert.match(loaded.got[0].message, /is not a channel this module knows/);
+  // Without the full module: the same codes and fields, a message naming
+  // both, and still no navigation.
+  const blocked = await run(true);
+  assert.equal(blocked.planned, "not_ready");
+  assert.equal(blocked.nav, "/tests/browser/pages/blank.html");
+  assert.deepEqual(
+    blocked.got.map((e) => [e.pe, e.code, e.field]),
+    loaded.got.map((e) => [true, e.code, e.field]),
+  );
+  for (const e of blocked.got) assert.equal(e.message, `${e.field} is not valid (${e.code})`);
 });
 
 test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_ready", async () => {

@@ -169,12 +169,24 @@ function whenLoaded(which, load, call) {
   return load().then(() => call(modules[which].bg));
 }
 
+/**
+ * The words of an input error the payment module refused unworded: the full
+ * module runs the same checks and words it (src/error.rs, WORDED); where it
+ * does not load, the error stays as it is (its code, its field, and a short
+ * message naming both).
+ */
+function explain(payment, options, e) {
+  return loadFull()
+    .then(() => modules.full.bg.__explain(payment, options, e))
+    .catch(() => e);
+}
+
 /** Plans, waits, performs and reports a payment (loads the payment module only). */
 export function pay(payment, options) {
   // A module the page compiled early is linked here, and the payment starts
   // in this turn.
   if (!payLoading) loadPay();
-  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options));
+  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options, explain));
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */

@@ -9,15 +9,20 @@ const now = () => (typeof performance == "object" && performance.now ? performan
 // and waits alike): [target, event, handler, the runs' feeds].
 const shared = {};
 
-/** Pays with the module whose bindings are `bg`. */
-export function perform(bg, payment, options) {
+/**
+ * Pays with the module whose bindings are `bg`. `explain(payment, options,
+ * error)` words an input error the module refused unworded (command 11,
+ * the browser's payment module only); it settles with the error to reject
+ * with and never rejects.
+ */
+export function perform(bg, payment, options, explain) {
   let onEvent;
   try {
     onEvent = options?.onEvent;
   } catch {
     // a throwing getter: no events
   }
-  return drive(() => bg.__payStart(payment, options), (id, kind, v) => bg.__payStep(id, kind, v), onEvent);
+  return drive(() => bg.__payStart(payment, options), (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (e) => explain(payment, options, e));
 }
 
 /** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
@@ -25,7 +30,7 @@ export function waitFor(bg, name, readyEvent, options) {
   return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__waitStep(id, kind, v));
 }
 
-function drive(start, step, onEvent) {
+function drive(start, step, onEvent, explain) {
   return new Promise((resolve, reject) => {
     let id;
     let over = false;
@@ -111,7 +116,8 @@ function drive(start, step, onEvent) {
           }
         } else {
           end();
-          (op == 9 ? resolve : reject)(a);
+          if (op == 11) explain(a).then(reject);
+          else (op == 9 ? resolve : reject)(a);
         }
       }
     }
