@@ -654,6 +654,26 @@ test("pay() with bad input rejects with the full module's words; where that modu
   for (const e of blocked.got) assert.equal(e.message, `${e.field} is not valid (${e.code})`);
 });
 
+test("an input that changes before the full module words its error keeps the error the payment module gave", async () => {
+  const page = await ctx.browser.newPage();
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+  const r = await page.evaluate(async () => {
+    const mod = await import("/pkg/index.js");
+    // pay_channel reads "nope" the first time, a channel afterwards: the full
+    // module's own error (pay_info.tradeNO) is not the one it is asked to word.
+    let reads = 0;
+    const payment = { get pay_channel() { return reads++ === 0 ? "nope" : "wallet1_pub"; } };
+    try {
+      await mod.pay(payment);
+      return "paid";
+    } catch (e) {
+      return [e instanceof mod.PayError, e.code, e.field, e.message, reads > 1];
+    }
+  });
+  assert.deepEqual(r, [true, "unsupported_channel", "pay_channel", "pay_channel is not valid (unsupported_channel)", true]);
+  await page.close();
+});
+
 test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_ready", async () => {
   const out = [];
   for (const kind of ["url", "bytes", "module", "missing"]) {

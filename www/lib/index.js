@@ -181,7 +181,10 @@ function explain(payment, options, e) {
     .catch(() => e);
 }
 
-/** Plans, waits, performs and reports a payment (loads the payment module only). */
+/**
+ * Plans, waits, performs and reports a payment: the payment module alone,
+ * and the full module only to word an error of bad input (`explain`).
+ */
 export function pay(payment, options) {
   // A module the page compiled early is linked here, and the payment starts
   // in this turn.
