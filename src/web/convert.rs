@@ -178,6 +178,8 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
     match js_sys::JSON::parse(text) {
         Ok(v) => from_js(&v, code, what),
         Err(e) => {
+            // Read only where the message is worded (crate::error::WORDED):
+            // the payment module makes no platform call for it.
             let detail = || super::env::get(&e, "message").as_string().unwrap_or_default();
             Err(PayError::field(code, what, words!(what, " is not valid JSON text (", crate::safe_url::clip(&detail()), ")")))
         }
