@@ -1,7 +1,7 @@
 //! The wallet's answer: its result mapped, then the merchant's `confirm`
 //! hook awaited when there is one.
 
-use super::{Cmd, Input, Phase, Run, Target, Timer};
+use super::{Cmd, Input, Out, Phase, Run, Target, Timer};
 use crate::action::Action;
 use crate::error::{cat, push_u64, Code, PayError};
 use crate::outcome::{self, Callback, PayResult, Status};
@@ -9,7 +9,7 @@ use crate::prelude::*;
 
 impl<V: Clone> Run<V> {
     /// The wallet answered, or will not: its result, then `confirm`.
-    pub(super) fn answered(&mut self, out: &mut Vec<Cmd<V>>) {
+    pub(super) fn answered(&mut self, out: &mut impl Out<V>) {
         if self.phase == Phase::Awaiting {
             out.push(Cmd::Unlisten(Target::Document, "visibilitychange".into()));
             out.push(Cmd::ClearTimer(Timer::Answer));
@@ -43,7 +43,7 @@ impl<V: Clone> Run<V> {
         }
     }
 
-    pub(super) fn confirmed(&mut self, input: Input<V>, out: &mut Vec<Cmd<V>>) {
+    pub(super) fn confirmed(&mut self, input: Input<V>, out: &mut impl Out<V>) {
         let failed = |m: String| PayError::field(Code::ConfirmFailed, "confirm", m);
         let (e, cause) = match input {
             Input::Confirmed(text) => {

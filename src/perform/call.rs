@@ -3,7 +3,7 @@
 //! API.
 
 use super::wait::{self, Looked};
-use super::{ApiCall, BridgeCall, Cmd, Detail, Phase, Run, World, API_CALLS};
+use super::{ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::json::json_obj;
@@ -21,7 +21,7 @@ pub(super) fn event_names(o: &Options, wallet: Host) -> (&str, &str) {
 
 impl<V: Clone> Run<V> {
     /// Rule 1: listen first, then look.
-    pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut Vec<Cmd<V>>) {
+    pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut impl Out<V>) {
         let (bridge, event) = event_names(&self.opts, wallet);
         if self.runtime.host != wallet && !w.has_global(bridge) {
             let msg = cat!(
@@ -46,7 +46,7 @@ impl<V: Clone> Run<V> {
     }
 
     /// The ready event fired, or the time-out came: then the last look.
-    pub(super) fn look(&mut self, timed_out: bool, w: &impl World, out: &mut Vec<Cmd<V>>) {
+    pub(super) fn look(&mut self, timed_out: bool, w: &impl World, out: &mut impl Out<V>) {
         let (bridge, event) = event_names(&self.opts, self.wallet());
         let (bridge, event) = (bridge.to_string(), event.to_string());
         let looked = wait::look(&bridge, &event, timed_out, w, out);
@@ -54,7 +54,7 @@ impl<V: Clone> Run<V> {
     }
 
     #[inline(always)]
-    fn waited(&mut self, looked: Looked, bridge: &str, w: &impl World, out: &mut Vec<Cmd<V>>) {
+    fn waited(&mut self, looked: Looked, bridge: &str, w: &impl World, out: &mut impl Out<V>) {
         match looked {
             Looked::Waiting => {}
             Looked::Ready => self.ready(w, out),
@@ -67,7 +67,7 @@ impl<V: Clone> Run<V> {
     }
 
     /// The bridge is there: call it.
-    fn ready(&mut self, w: &impl World, out: &mut Vec<Cmd<V>>) {
+    fn ready(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0.to_string();
         out.push(Cmd::Emit("bridge_ready", Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
@@ -95,7 +95,7 @@ impl<V: Clone> Run<V> {
         params: Json,
         complete: bool,
         w: &impl World,
-        out: &mut Vec<Cmd<V>>,
+        out: &mut impl Out<V>,
     ) {
         // The browser's payment module never calls a mini-program API (the
         // page has none): known when it is built, so that none of the code

@@ -62,6 +62,19 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
+/// Where the core's commands go, in order: a `Vec` (the host tests, the
+/// mini-program edge) or an edge's encoder, which writes each one for the
+/// shim as it comes (no vector of commands to build, walk and drop).
+pub trait Out<V> {
+    fn push(&mut self, c: Cmd<V>);
+}
+
+impl<V> Out<V> for Vec<Cmd<V>> {
+    fn push(&mut self, c: Cmd<V>) {
+        Vec::push(self, c)
+    }
+}
+
 /// The timers of a run, by what they wait for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timer {
@@ -194,6 +207,13 @@ impl<V: Clone> Run<V> {
     /// Starts performing `plan`; `confirm`: whether the options have a
     /// `confirm` hook.
     pub fn start(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &impl World) -> (Run<V>, Vec<Cmd<V>>) {
+        let mut out = Vec::new();
+        let run = Run::start_into(plan, opts, runtime, confirm, w, &mut out);
+        (run, out)
+    }
+
+    /// [`Run::start`], its commands written to `out`.
+    pub fn start_into(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &impl World, out: &mut impl Out<V>) -> Run<V> {
         let planned = Cmd::Emit("planned", Detail::Json(plan.to_json()));
         let mut run = Run {
             channel: plan.channel.name(),
@@ -206,10 +226,9 @@ impl<V: Clone> Run<V> {
             hidden: false,
             result: None,
         };
-        let mut out = Vec::new();
         out.push(planned);
-        run.begin(w, &mut out);
-        (run, out)
+        run.begin(w, out);
+        run
     }
 
     /// Whether the run has ended.
@@ -224,7 +243,7 @@ impl<V: Clone> Run<V> {
         (w, w, usize::from(matches!(self.phase, Phase::Calling | Phase::Awaiting)))
     }
 
-    fn begin(&mut self, w: &impl World, out: &mut Vec<Cmd<V>>) {
+    fn begin(&mut self, w: &impl World, out: &mut impl Out<V>) {
         match &self.action {
             Action::Redirect { url } => {
                 let url = url.clone();
@@ -252,6 +271,12 @@ impl<V: Clone> Run<V> {
     /// Answers one input. Inputs after the end change nothing.
     pub fn step(&mut self, input: Input<V>, w: &impl World) -> Vec<Cmd<V>> {
         let mut out = Vec::new();
+        self.step_into(input, w, &mut out);
+        out
+    }
+
+    /// [`Run::step`], its commands written to `out`.
+    pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
         match (&self.phase, input) {
             (Phase::Navigating(status), Input::Returned) => {
                 let status = *status;
@@ -266,11 +291,11 @@ impl<V: Clone> Run<V> {
                         out.push(Cmd::Listen(Target::Window, "blur".into()));
                         out.push(Cmd::SetTimer(Timer::Fallback, ms));
                     }
-                    _ => self.finish(PayResult::new(status, self.channel, None), None, &mut out),
+                    _ => self.finish(PayResult::new(status, self.channel, None), None, out),
                 }
             }
             (Phase::Navigating(_), Input::Threw(t)) => {
-                self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), &mut out);
+                self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), out);
             }
             (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
             (Phase::Watching, Input::Timer(Timer::Fallback)) => {
@@ -282,14 +307,14 @@ impl<V: Clone> Run<V> {
                         {
                             out.push(Cmd::Unlisten(t, e.into()));
                         }
-                        self.navigate(url, Status::Redirected, &mut out);
+                        self.navigate(url, Status::Redirected, out);
                     }
                 } else {
-                    self.finish(PayResult::new(Status::Opened, self.channel, None), None, &mut out);
+                    self.finish(PayResult::new(Status::Opened, self.channel, None), None, out);
                 }
             }
-            (Phase::Waiting, Input::Event(_)) => self.look(false, w, &mut out),
-            (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, &mut out),
+            (Phase::Waiting, Input::Event(_)) => self.look(false, w, out),
+            (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
                 if self.answer.is_some() {
                     out.push(Cmd::Emit("callback_ignored", Detail::Value(v)));
@@ -297,13 +322,13 @@ impl<V: Clone> Run<V> {
                     out.push(Cmd::Emit("callback", Detail::Value(v.clone())));
                     self.answer = Some((which, v, answer));
                     if self.phase == Phase::Awaiting {
-                        self.answered(&mut out);
+                        self.answered(out);
                     }
                 }
             }
             (Phase::Calling, Input::Returned) => {
                 if self.answer.is_some() {
-                    self.answered(&mut out);
+                    self.answered(out);
                 } else {
                     self.phase = Phase::Awaiting;
                     out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
@@ -315,7 +340,7 @@ impl<V: Clone> Run<V> {
             // A call that threw after calling back has answered.
             (Phase::Calling, Input::Threw(t)) => {
                 if self.answer.is_some() {
-                    self.answered(&mut out);
+                    self.answered(out);
                 } else {
                     const API: &str = "the mini-program API threw on ";
                     let (what, op) = match &self.action {
@@ -323,7 +348,7 @@ impl<V: Clone> Run<V> {
                         Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
                         _ => ("the wallet bridge threw on ", self.op()),
                     };
-                    self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), &mut out);
+                    self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), out);
                 }
             }
             (Phase::Awaiting, Input::Event(_)) => {
@@ -334,14 +359,13 @@ impl<V: Clone> Run<V> {
                     out.push(Cmd::SetTimer(Timer::Grace, RETURN_GRACE_MS));
                 }
             }
-            (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(&mut out),
-            (Phase::Confirming, input) => self.confirmed(input, &mut out),
+            (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(out),
+            (Phase::Confirming, input) => self.confirmed(input, out),
             _ => {}
         }
-        out
     }
 
-    fn navigate(&mut self, url: String, then: Status, out: &mut Vec<Cmd<V>>) {
+    fn navigate(&mut self, url: String, then: Status, out: &mut impl Out<V>) {
         out.push(Cmd::Emit("navigating", Detail::Json(json_obj! { "url" => Json::Str(url.clone()) })));
         out.push(Cmd::Navigate(url));
         self.phase = Phase::Navigating(then);
@@ -362,13 +386,13 @@ impl<V: Clone> Run<V> {
         }
     }
 
-    fn finish(&mut self, result: PayResult, raw: Option<V>, out: &mut Vec<Cmd<V>>) {
+    fn finish(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
         out.push(Cmd::Emit("result", Detail::Result(Box::new((result.clone(), raw.clone())))));
         out.push(Cmd::Done(Box::new((result, raw))));
     }
 
-    fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut Vec<Cmd<V>>) {
+    fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
         out.push(Cmd::Fail(e, cause, None));
     }

@@ -6,7 +6,7 @@
 //! waiters is the shim's: it adds one per event and target, however many
 //! runs listen.
 
-use super::{Cmd, Input, Target, Timer, World};
+use super::{Cmd, Input, Out, Target, Timer, World};
 use crate::error::{cat, push_u64, Code, PayError};
 use crate::prelude::*;
 
@@ -22,7 +22,7 @@ pub(super) enum Looked {
 
 /// Rule 1: listen first, then look.
 #[inline(always)]
-pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &impl World, out: &mut Vec<Cmd<V>>) -> Looked {
+pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &impl World, out: &mut impl Out<V>) -> Looked {
     if !w.has_document() {
         // No page to listen on: only a bridge that is already there counts.
         return if w.has_global(bridge) { Looked::Ready } else { Looked::NoDocument };
@@ -39,7 +39,7 @@ pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &impl Worl
 /// The ready event fired (an event without the bridge behind it keeps the
 /// wait), or the time-out came: then the last look.
 #[inline(always)]
-pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &impl World, out: &mut Vec<Cmd<V>>) -> Looked {
+pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &impl World, out: &mut impl Out<V>) -> Looked {
     let here = w.has_global(bridge);
     if !here && !timed_out {
         return Looked::Waiting;
@@ -101,7 +101,7 @@ impl BridgeWait {
         out
     }
 
-    fn end<V>(&mut self, looked: Looked, out: &mut Vec<Cmd<V>>) {
+    fn end<V>(&mut self, looked: Looked, out: &mut impl Out<V>) {
         self.waiting = looked == Looked::Waiting;
         match looked {
             Looked::Waiting => {}

@@ -16,8 +16,7 @@ use super::env;
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
 use super::protocol::{command, input_of, started, Page};
-use crate::perform::{Cmd, Run};
-use crate::prelude::*;
+use crate::perform::{Cmd, Out, Run};
 use core::cell::Cell;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -51,9 +50,9 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Result<Array, JsValue> {
         Err(e) => return Err(err(&e)),
     };
     let confirm = env::method(&options, "confirm").is_some();
-    let (run, cmds) = Run::start(plan, opts, runtime, confirm, &Page(&options));
     let (id, out) = started(&NEXT);
-    finish(Flight { id, run, payment, options, _slot: slot }, cmds, &out);
+    let run = Run::start_into(plan, opts, runtime, confirm, &Page(&options), &mut Encode(&out, &payment, &options));
+    FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: slot }));
     Ok(out)
 }
 
@@ -71,19 +70,21 @@ pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
         return out;
     }
     let input = input_of(kind, v);
-    let cmds = f.run.step(input, &Page(&f.options));
-    finish(f, cmds, &out);
+    f.run.step_into(input, &Page(&f.options), &mut Encode(&out, &f.payment, &f.options));
+    // Kept, and with it the payment slot, until the shim has performed the
+    // end (so that `pay()` from an `onEvent` of the last batch is still
+    // `busy`).
+    FLIGHT.with(|s| *s.borrow_mut() = Some(f));
     out
 }
 
-/// Keeps the flight, and with it the payment slot, until the shim has
-/// performed the end (so that `pay()` from an `onEvent` of the last batch is
-/// still `busy`), then writes the commands into `out`.
-fn finish(f: Flight, cmds: Vec<Cmd<JsValue>>, out: &Array) {
-    let (payment, options) = (f.payment.clone(), f.options.clone());
-    FLIGHT.with(|s| *s.borrow_mut() = Some(f));
-    for c in &cmds {
-        out.push(&command(c, &payment, &options));
+/// The commands written for the shim as the core answers them: `(out,
+/// payment, options)`.
+struct Encode<'a>(&'a Array, &'a JsValue, &'a JsValue);
+
+impl Out<JsValue> for Encode<'_> {
+    fn push(&mut self, c: Cmd<JsValue>) {
+        self.0.push(&command(&c, self.1, self.2));
     }
 }
 
