@@ -104,8 +104,6 @@ pub enum Detail<V> {
     Json(Json),
     /// The value a wallet callback was called with.
     Value(V),
-    /// The result being reported.
-    Result(Reported<V>),
 }
 
 /// A result as a command reports it: the payment's result and the wallet's
@@ -148,7 +146,8 @@ pub enum Cmd<V> {
     CallApi(Box<ApiCall>),
     /// `confirm(payment, hint)`, its answer awaited. Last of its batch.
     Confirm(Reported<V>),
-    /// The payment's result.
+    /// The payment's result: reported as the event `result` (its detail),
+    /// then the end.
     Done(Reported<V>),
     /// The payment failed: the error, the thrown value behind it, and the
     /// wallet's unverified result when the failure came after it.
@@ -388,7 +387,6 @@ impl<V: Clone> Run<V> {
 
     fn finish(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
-        out.push(Cmd::Emit("result", Detail::Result(Box::new((result.clone(), raw.clone())))));
         out.push(Cmd::Done(Box::new((result, raw))));
     }
 

@@ -49,22 +49,31 @@ fn answer(code: &str) -> Json {
     Json::obj(vec![("resultCode", Json::str(code))])
 }
 
+/// The commands by kind. `Done` reports the event `result`, then ends the
+/// run: it reads as both.
 fn kinds(cmds: &[Cmd<u32>]) -> Vec<String> {
     cmds.iter()
-        .map(|c| match c {
-            Cmd::Emit(k, _) => format!("emit {k}"),
-            Cmd::Listen(_, e) => format!("listen {e}"),
-            Cmd::Unlisten(_, e) => format!("unlisten {e}"),
-            Cmd::SetTimer(t, ms) => format!("timer {t:?} {ms}"),
-            Cmd::ClearTimer(t) => format!("clear {t:?}"),
-            Cmd::Navigate(u) => format!("go {u}"),
-            Cmd::CallBridge(c) => format!("call {}", c.op),
-            Cmd::CallApi(c) => format!("api {}", c.method),
-            Cmd::Confirm(..) => "confirm".into(),
-            Cmd::Done(r) => format!("done {}", r.0.status.as_str()),
-            Cmd::Fail(e, ..) => format!("fail {}", e.code.as_str()),
+        .flat_map(|c| match c {
+            Cmd::Done(r) => vec!["emit result".into(), format!("done {}", r.0.status.as_str())],
+            c => vec![kind(c)],
         })
         .collect()
+}
+
+fn kind(c: &Cmd<u32>) -> String {
+    match c {
+        Cmd::Emit(k, _) => format!("emit {k}"),
+        Cmd::Listen(_, e) => format!("listen {e}"),
+        Cmd::Unlisten(_, e) => format!("unlisten {e}"),
+        Cmd::SetTimer(t, ms) => format!("timer {t:?} {ms}"),
+        Cmd::ClearTimer(t) => format!("clear {t:?}"),
+        Cmd::Navigate(u) => format!("go {u}"),
+        Cmd::CallBridge(c) => format!("call {}", c.op),
+        Cmd::CallApi(c) => format!("api {}", c.method),
+        Cmd::Confirm(..) => "confirm".into(),
+        Cmd::Done(r) => format!("done {}", r.0.status.as_str()),
+        Cmd::Fail(e, ..) => format!("fail {}", e.code.as_str()),
+    }
 }
 
 #[test]
@@ -85,7 +94,7 @@ fn listens_first_then_looks_and_calls_when_the_event_comes() {
     assert_eq!(kinds(&out), ["emit callback_ignored"]);
     let out = run.step(Input::Returned, &w);
     assert_eq!(kinds(&out), ["emit result", "done succeeded"]);
-    assert!(matches!(&out[1], Cmd::Done(r) if r.1 == Some(1) && r.0.code.as_deref() == Some("9000")));
+    assert!(matches!(out.last(), Some(Cmd::Done(r)) if r.1 == Some(1) && r.0.code.as_deref() == Some("9000")));
     assert!(run.over());
     assert!(run.step(Input::Callback(Callback::Success, 3, answer("9000")), &w).is_empty());
 }
@@ -156,7 +165,7 @@ fn the_page_shown_again_without_an_answer_is_pending_after_the_grace() {
     assert_eq!(kinds(&run.step(Input::Event("visibilitychange".into()), &w)), ["timer Grace 1500"]);
     let out = run.step(Input::Timer(Timer::Grace), &w);
     assert_eq!(kinds(&out), ["unlisten visibilitychange", "clear Answer", "clear Grace", "emit result", "done pending"]);
-    assert!(matches!(&out[4], Cmd::Done(r) if r.1.is_none()));
+    assert!(matches!(out.last(), Some(Cmd::Done(r)) if r.1.is_none()));
 }
 
 #[test]
@@ -169,7 +178,7 @@ fn confirm_turns_the_hint_into_a_verified_status_or_fails_keeping_it() {
     let out = run.step(Input::Returned, &w);
     assert_eq!(kinds(&out), ["timer Confirm 700", "confirm"]);
     let out = run.step(Input::Confirmed(Some("succeeded".into())), &w);
-    assert!(matches!(&out[1], Cmd::Done(r) if r.1 == Some(1) && r.0.verified && r.0.status == Status::Succeeded));
+    assert!(matches!(out.last(), Some(Cmd::Done(r)) if r.1 == Some(1) && r.0.verified && r.0.status == Status::Succeeded));
     for (input, msg) in [
         (Input::Confirmed(Some("yes".into())), "the confirm hook answered yes; it must answer a PayResult status such as \"succeeded\""),
         (Input::ConfirmFailed(5), "the confirm hook failed"),
@@ -214,7 +223,7 @@ fn mini_program_calls_need_the_api_and_the_first_callback_counts() {
     let cancel = Json::obj(vec![("errMsg", Json::str("requestPayment:fail cancel"))]);
     run.step(Input::Callback(Callback::CompleteOnly, 1, cancel), &w);
     let out = run.step(Input::Returned, &w);
-    assert!(matches!(&out[1], Cmd::Done(r) if r.1 == Some(1) && r.0.status == Status::Cancelled));
+    assert!(matches!(out.last(), Some(Cmd::Done(r)) if r.1 == Some(1) && r.0.status == Status::Cancelled));
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! code, field, details, cause)`. Before registration (raw use of the full
 //! module's wasm, as its own wasm tests do) an `Error` named `PayError` with
 //! the same fields is thrown; the other modules are always linked by an
-//! entry first, and there give a plain `Error` with the message.
+//! entry first, and there give the message alone.
 
 use super::local::Local;
 use super::local::RefCell;
@@ -80,12 +80,13 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
         }
         return err;
     }
-    let err: JsValue = js_sys::Error::new(&e.message).into();
     // Only the full module is ever used before an entry registers the class
-    // (its own wasm tests): the other modules are linked by an entry first.
+    // (its own wasm tests): the other modules are linked by an entry first,
+    // and give the message alone should that ever fail.
     if !RICH {
-        return err;
+        return msg;
     }
+    let err: JsValue = js_sys::Error::new(&e.message).into();
     let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     for &(k, v) in [
         ("name", &JsValue::from_str("PayError")),

@@ -15,7 +15,7 @@
 //! | 6 | `[6, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[4, v]` |
 //! | 7 | `[7, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[4 \| 5 \| 6, v]` |
 //! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
-//! | 9, 10 | `[9, result]`, `[10, error]` | resolves, rejects; the run's listeners and timers go |
+//! | 9, 10 | `[9, result, event]`, `[10, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
 //! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
 //!
 //! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
@@ -117,7 +117,6 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
                 Detail::None => u(),
                 Detail::Json(j) => to_js(j),
                 Detail::Value(v) => v.clone(),
-                Detail::Result(r) => with_raw(r),
             };
             (0, s(kind), detail, u(), u())
         }
@@ -137,7 +136,7 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
         Cmd::CallApi(c) => (7, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
         Cmd::Confirm(r) => (8, env::get(options, "confirm"), payment.clone(), with_raw(r), u()),
-        Cmd::Done(r) => (9, with_raw(r), u(), u(), u()),
+        Cmd::Done(r) => (9, with_raw(r), s("result"), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),

@@ -62,20 +62,22 @@ function drive(start, step, onEvent, explain) {
       }
       feed(0);
     };
+    const emit = (type, detail) => {
+      if (typeof onEvent == "function") {
+        const ev = { type, at: now() };
+        if (detail !== undefined) ev.detail = detail;
+        try {
+          onEvent(ev);
+        } catch {
+          // a throwing onEvent never breaks a payment
+        }
+      }
+    };
     function run(cmds) {
       for (const c of cmds) {
         const [op, a, b, d, e] = c;
-        if (op == 0) {
-          if (typeof onEvent == "function") {
-            const ev = { type: a, at: now() };
-            if (b !== undefined) ev.detail = b;
-            try {
-              onEvent(ev);
-            } catch {
-              // a throwing onEvent never breaks a payment
-            }
-          }
-        } else if (op == 1) {
+        if (op == 0) emit(a, b);
+        else if (op == 1) {
           const k = a + b;
           let s = shared[k];
           if (!s && typeof d?.addEventListener == "function") {
@@ -115,6 +117,7 @@ function drive(start, step, onEvent, explain) {
             feed(8, x);
           }
         } else {
+          if (op == 9 && b) emit(b, a);
           end();
           if (op == 11) explain(a).then(reject);
           else (op == 9 ? resolve : reject)(a);
