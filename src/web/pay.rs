@@ -43,8 +43,12 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Result<Array, JsValue> {
         // Refused unworded (crate::error::WORDED): the shim has the full
         // module word it, `[0, [11, error]]` (protocol.rs).
         Err(e) if !crate::error::WORDED => {
-            let out = Array::of1(&JsValue::from_f64(0.0));
-            out.push(&Array::of2(&JsValue::from_f64(11.0), &err(&e)));
+            // Built from the calls every command uses (`Array.of` with five
+            // values, `push`): no import of its own for this one answer.
+            let out = Array::new();
+            let u = JsValue::UNDEFINED;
+            out.push(&JsValue::from_f64(0.0));
+            out.push(&Array::of5(&JsValue::from_f64(11.0), &err(&e), &u, &u, &u));
             return Ok(out);
         }
         Err(e) => return Err(err(&e)),
