@@ -109,6 +109,8 @@ impl Payment {
         if v.as_obj().is_none() {
             return Err(invalid("payment", words!("the payment must be an object or JSON text of one, not ", v.kind())));
         }
+        // The lean form's value comes from a reader that bounded its depth
+        // (`from_json_lean`).
         if KEEP && v.deeper_than(json::MAX_DEPTH) {
             return Err(invalid("payment", words!("the payment is nested deeper than 64 levels")));
         }

@@ -62,8 +62,8 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
-/// Where the core's commands go, in order: a `Vec` (the host tests, the
-/// mini-program edge) or an edge's encoder, which writes each one for the
+/// Where the core's commands go, in order: a `Vec` (the host tests) or the
+/// wasm edges' encoder (`web/protocol.rs`), which writes each one for the
 /// shim as it comes (no vector of commands to build, walk and drop).
 pub trait Out<V> {
     fn push(&mut self, c: Cmd<V>);

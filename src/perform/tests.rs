@@ -54,7 +54,7 @@ fn answer(code: &str) -> Json {
 fn kinds(cmds: &[Cmd<u32>]) -> Vec<String> {
     cmds.iter()
         .flat_map(|c| match c {
-            Cmd::Done(r) => vec!["emit result".into(), format!("done {}", r.0.status.as_str())],
+            Cmd::Done(_) => vec!["emit result".into(), kind(c)],
             c => vec![kind(c)],
         })
         .collect()

@@ -81,24 +81,35 @@ pub struct BridgeWait {
 impl BridgeWait {
     pub fn start<V>(bridge: String, event: String, timeout_ms: u32, w: &impl World) -> (BridgeWait, Vec<Cmd<V>>) {
         let mut out = Vec::new();
-        let looked = begin(&bridge, &event, timeout_ms, w, &mut out);
-        let mut wait = BridgeWait { bridge, event, timeout_ms, waiting: false, found: false };
-        wait.end(looked, &mut out);
+        let wait = BridgeWait::start_into(bridge, event, timeout_ms, w, &mut out);
         (wait, out)
+    }
+
+    /// [`BridgeWait::start`], its commands written to `out`.
+    pub fn start_into<V>(bridge: String, event: String, timeout_ms: u32, w: &impl World, out: &mut impl Out<V>) -> BridgeWait {
+        let looked = begin(&bridge, &event, timeout_ms, w, out);
+        let mut wait = BridgeWait { bridge, event, timeout_ms, waiting: false, found: false };
+        wait.end(looked, out);
+        wait
     }
 
     /// Answers one input; inputs after the end change nothing.
     pub fn step<V>(&mut self, input: Input<V>, w: &impl World) -> Vec<Cmd<V>> {
         let mut out = Vec::new();
+        self.step_into(input, w, &mut out);
+        out
+    }
+
+    /// [`BridgeWait::step`], its commands written to `out`.
+    pub fn step_into<V>(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
         if self.waiting {
             let looked = match input {
-                Input::Event(_) => look(&self.bridge, &self.event, false, w, &mut out),
-                Input::Timer(Timer::Ready) => look(&self.bridge, &self.event, true, w, &mut out),
+                Input::Event(_) => look(&self.bridge, &self.event, false, w, out),
+                Input::Timer(Timer::Ready) => look(&self.bridge, &self.event, true, w, out),
                 _ => Looked::Waiting,
             };
-            self.end(looked, &mut out);
+            self.end(looked, out);
         }
-        out
     }
 
     fn end<V>(&mut self, looked: Looked, out: &mut impl Out<V>) {

@@ -15,8 +15,8 @@ use super::convert::set;
 use super::env;
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
-use super::protocol::{command, input_of, started, Page};
-use crate::perform::{Cmd, Out, Run};
+use super::protocol::{input_of, started, Encode, Page};
+use crate::perform::Run;
 use core::cell::Cell;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -80,16 +80,6 @@ pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
     // `busy`).
     FLIGHT.with(|s| *s.borrow_mut() = Some(f));
     out
-}
-
-/// The commands written for the shim as the core answers them: `(out,
-/// payment, options)`.
-struct Encode<'a>(&'a Array, &'a JsValue, &'a JsValue);
-
-impl Out<JsValue> for Encode<'_> {
-    fn push(&mut self, c: Cmd<JsValue>) {
-        self.0.push(&command(&c, self.1, self.2));
-    }
 }
 
 /// What the payment in flight holds: `(listeners, waiters, retained)`.

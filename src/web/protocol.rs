@@ -29,7 +29,7 @@ use super::local::Local;
 use crate::error::Code;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
-use crate::perform::{Cmd, Detail, Input, Target, Timer, World};
+use crate::perform::{Cmd, Detail, Input, Out, Target, Timer, World};
 use crate::prelude::*;
 use core::cell::Cell;
 use js_sys::Array;
@@ -99,6 +99,16 @@ pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
         }
         7 => Input::Confirmed(v.as_string()),
         _ => Input::ConfirmFailed(v),
+    }
+}
+
+/// The commands written for the shim as a core answers them: `(out,
+/// payment, options)`; a wait has neither (`undefined` for both).
+pub struct Encode<'a>(pub &'a Array, pub &'a JsValue, pub &'a JsValue);
+
+impl Out<JsValue> for Encode<'_> {
+    fn push(&mut self, c: Cmd<JsValue>) {
+        self.0.push(&command(&c, self.1, self.2));
     }
 }
 

@@ -11,7 +11,7 @@
 
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
-use super::protocol::{command, input_of, started, Page};
+use super::protocol::{input_of, started, Encode, Page};
 use crate::error::{cat, Code, PayError};
 use crate::perform::BridgeWait;
 use crate::prelude::*;
@@ -49,9 +49,10 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
         Ok::<_, PayError>((name, event, super::exports::options_from(&options)?.timeout_ms))
     };
     let (name, event, ms) = args().map_err(|e| err(&e))?;
-    let (wait, cmds) = BridgeWait::start(name, event, ms, &Page(&JsValue::UNDEFINED));
     let (id, out) = started(&NEXT);
-    keep(id, wait, cmds, &out);
+    let none = JsValue::UNDEFINED;
+    let wait = BridgeWait::start_into(name, event, ms, &Page(&none), &mut Encode(&out, &none, &none));
+    keep(id, wait, &out);
     Ok(out)
 }
 
@@ -66,18 +67,16 @@ pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
         Some(w.swap_remove(i))
     });
     if let Some((_, mut wait)) = taken.filter(|_| kind != 9) {
-        let cmds = wait.step(input_of(kind, v), &Page(&JsValue::UNDEFINED));
-        keep(id, wait, cmds, &out);
+        let none = JsValue::UNDEFINED;
+        wait.step_into(input_of(kind, v), &Page(&none), &mut Encode(&out, &none, &none));
+        keep(id, wait, &out);
     }
     out
 }
 
 /// Keeps the wait until the shim has performed its end, and writes the
-/// commands into `out`, the bridge found last (`[9, bridge]`).
-fn keep(id: u32, mut wait: BridgeWait, cmds: Vec<crate::perform::Cmd<JsValue>>, out: &Array) {
-    for c in &cmds {
-        out.push(&command(c, &JsValue::UNDEFINED, &JsValue::UNDEFINED));
-    }
+/// bridge found, after the step's commands, into `out` (`[9, bridge]`).
+fn keep(id: u32, mut wait: BridgeWait, out: &Array) {
     if let Some(bridge) = wait.found() {
         out.push(&Array::of2(&JsValue::from_f64(9.0), &super::env::global_get(bridge)));
     }
