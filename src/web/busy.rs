@@ -37,7 +37,7 @@ impl Drop for InFlight {
 fn swap_busy(now: bool) -> bool {
     match super::error::shared() {
         Some(s) => {
-            let was = env::get(&s, "busy").as_bool() == Some(true);
+            let was = env::kind(&env::get(&s, "busy")) == env::kind::TRUE;
             set(&s, "busy", &JsValue::from_bool(now));
             was
         }

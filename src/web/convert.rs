@@ -8,6 +8,7 @@
 //! catches what it throws: an exception that crossed the wasm frames would
 //! skip their clean-up (the in-flight flag of `pay()` stayed set for good).
 
+use super::env::kind;
 use crate::error::{why, words, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
 use crate::prelude::*;
@@ -73,7 +74,7 @@ pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, 
 }
 
 fn walk_opt(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Option<Json>, PayError> {
-    if v.is_undefined() {
+    if kind(v) == kind::UNDEFINED {
         Ok(None)
     } else {
         walk(v, code, what, skip).map(Some)
@@ -107,6 +108,11 @@ impl Walk {
     }
 
     fn value(&mut self, v: &JsValue, depth: usize) -> Result<Json, &'static str> {
+        self.value_of(v, kind(v), depth)
+    }
+
+    /// [`Walk::value`] of `v`, whose kind `k` is known.
+    fn value_of(&mut self, v: &JsValue, k: u8, depth: usize) -> Result<Json, &'static str> {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
             return Err(why!("holds more than 20000 values"));
@@ -114,61 +120,58 @@ impl Walk {
         if depth > MAX_DEPTH {
             return Err(why!("is nested deeper than 64 levels (or refers to itself)"));
         }
-        if v.is_null() || v.is_undefined() {
-            return Ok(Json::Null);
-        }
-        if let Some(b) = v.as_bool() {
-            return Ok(Json::Bool(b));
-        }
-        if let Some(n) = v.as_f64() {
-            return Ok(if n.is_finite() { Json::Num(n) } else { Json::Null });
-        }
-        if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
-            return Ok(Json::Str(self.text(s)?));
-        }
-        if is_array(v).map_err(|_| why!("is an object that cannot be read"))? {
-            // `length` through Reflect: a Proxy's `get` trap may throw.
-            let len = Reflect::get(v, &JsValue::from_str("length"))
-                .ok()
-                .and_then(|n| n.as_f64())
-                .ok_or(why!("has a length that cannot be read"))?;
-            if len > MAX_NODES as f64 {
-                return Err(why!("holds more than 20000 values"));
-            }
-            let len = len as u32;
-            let a: &Array = v.unchecked_ref();
-            // No room reserved ahead: what is kept is what was counted.
-            let mut out = Vec::new();
-            for i in 0..len {
-                let item = Reflect::get_u32(a, i).map_err(|_| why!("has an element that cannot be read"))?;
-                out.push(if item.is_function() { Json::Null } else { self.value(&item, depth + 1)? });
-            }
-            return Ok(Json::Arr(out));
-        }
-        if v.is_object() {
-            let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
-            if keys.length() > MAX_NODES as u32 {
-                return Err(why!("holds more than 20000 values"));
-            }
-            let mut out = Vec::new();
-            for i in 0..keys.length() {
-                let k = keys.get(i);
-                if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
-                    continue;
+        match k {
+            // As JSON writes them: a function or a symbol is null.
+            kind::UNDEFINED | kind::NULL | kind::FUNCTION | kind::SYMBOL => Ok(Json::Null),
+            kind::FALSE | kind::TRUE => Ok(Json::Bool(k == kind::TRUE)),
+            kind::NUMBER => Ok(match v.as_f64() {
+                Some(n) if n.is_finite() => Json::Num(n),
+                _ => Json::Null,
+            }),
+            kind::STRING => Ok(Json::Str(self.text(v.unchecked_ref())?)),
+            kind::OBJECT if is_array(v).map_err(|_| why!("is an object that cannot be read"))? => {
+                // `length` through Reflect: a Proxy's `get` trap may throw.
+                let len = Reflect::get(v, &JsValue::from_str("length"))
+                    .ok()
+                    .and_then(|n| n.as_f64())
+                    .ok_or(why!("has a length that cannot be read"))?;
+                if len > MAX_NODES as f64 {
+                    return Err(why!("holds more than 20000 values"));
                 }
-                let item = Reflect::get(v, &k).map_err(|_| why!("has a member that cannot be read"))?;
-                if item.is_undefined() || item.is_function() || item.is_symbol() {
-                    continue;
+                let len = len as u32;
+                let a: &Array = v.unchecked_ref();
+                // No room reserved ahead: what is kept is what was counted.
+                let mut out = Vec::new();
+                for i in 0..len {
+                    let item = Reflect::get_u32(a, i).map_err(|_| why!("has an element that cannot be read"))?;
+                    out.push(self.value(&item, depth + 1)?);
                 }
-                let name = self.text(k.unchecked_ref())?;
-                out.push((name, self.value(&item, depth + 1)?));
+                Ok(Json::Arr(out))
             }
-            return Ok(Json::Obj(out));
+            kind::OBJECT => {
+                let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
+                if keys.length() > MAX_NODES as u32 {
+                    return Err(why!("holds more than 20000 values"));
+                }
+                let mut out = Vec::new();
+                for i in 0..keys.length() {
+                    let k = keys.get(i);
+                    if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
+                        continue;
+                    }
+                    let item = Reflect::get(v, &k).map_err(|_| why!("has a member that cannot be read"))?;
+                    let ik = kind(&item);
+                    // Left out, as JSON leaves them out.
+                    if matches!(ik, kind::UNDEFINED | kind::FUNCTION | kind::SYMBOL) {
+                        continue;
+                    }
+                    let name = self.text(k.unchecked_ref())?;
+                    out.push((name, self.value_of(&item, ik, depth + 1)?));
+                }
+                Ok(Json::Obj(out))
+            }
+            _ => Err(why!("holds a value JSON cannot carry (a BigInt?)")),
         }
-        if v.is_function() || v.is_symbol() {
-            return Ok(Json::Null);
-        }
-        Err(why!("holds a value JSON cannot carry (a BigInt?)"))
     }
 }
 

@@ -15,6 +15,38 @@ extern "C" {
     static GLOBAL: Object;
 }
 
+// What a value is, in one call where wasm-bindgen's own checks
+// (`is_null`, `is_undefined`, `as_bool`, `is_string`, `is_function`,
+// `is_symbol`, `is_object`) take one import and one crossing each: the
+// walk of an input asks this of every value (web/convert.rs).
+#[wasm_bindgen(
+    inline_js = "export function kind(v){var t=typeof v;return v===void 0?0:v===null?1:t=='boolean'?2+v:t=='number'?4:t=='string'?5:t=='function'?6:t=='symbol'?7:t=='object'?8:9}"
+)]
+extern "C" {
+    #[wasm_bindgen(js_name = kind)]
+    fn js_kind(v: &JsValue) -> u8;
+}
+
+/// What [`kind`] answers: `typeof`, with `null` and the two booleans apart.
+pub mod kind {
+    pub const UNDEFINED: u8 = 0;
+    pub const NULL: u8 = 1;
+    pub const FALSE: u8 = 2;
+    pub const TRUE: u8 = 3;
+    pub const NUMBER: u8 = 4;
+    pub const STRING: u8 = 5;
+    pub const FUNCTION: u8 = 6;
+    pub const SYMBOL: u8 = 7;
+    pub const OBJECT: u8 = 8;
+    /// A BigInt (or a kind the language adds).
+    pub const OTHER: u8 = 9;
+}
+
+/// What `v` is ([`kind`]).
+pub fn kind(v: &JsValue) -> u8 {
+    js_kind(v)
+}
+
 #[wasm_bindgen]
 extern "C" {
     type Location;
@@ -32,7 +64,7 @@ static GLOBAL_THIS: Local<RefCell<Option<JsValue>>> = Local::new(RefCell::new(No
 
 /// Keeps the entry's `globalThis` (`__setErrorClass`) for [`global`].
 pub fn set_global(global: JsValue) {
-    if global.is_object() {
+    if kind(&global) == kind::OBJECT {
         GLOBAL_THIS.with(|g| *g.borrow_mut() = Some(global));
     }
 }
@@ -55,7 +87,7 @@ pub fn global() -> Object {
 
 /// `obj[key]`, or `undefined` when reading it throws.
 pub fn get(obj: &JsValue, key: &str) -> JsValue {
-    if !obj.is_object() && !obj.is_function() {
+    if !is_object(obj) {
         return JsValue::UNDEFINED;
     }
     Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
@@ -68,12 +100,17 @@ pub fn global_get(key: &str) -> JsValue {
 
 /// A value that can hold properties (an object or a function).
 pub fn is_object(v: &JsValue) -> bool {
-    v.is_object() || v.is_function()
+    matches!(kind(v), kind::OBJECT | kind::FUNCTION)
 }
 
 /// `obj[key]` when it is a function.
 pub fn method(obj: &JsValue, key: &str) -> Option<Function> {
-    get(obj, key).dyn_into::<Function>().ok()
+    let f = get(obj, key);
+    if kind(&f) == kind::FUNCTION {
+        Some(f.unchecked_into())
+    } else {
+        None
+    }
 }
 
 /// `performance.now()` where there is one, else `Date.now()`.

@@ -26,7 +26,7 @@ static SHARED: Local<RefCell<Option<JsValue>>> = Local::new(RefCell::new(None));
 pub fn set_error_class(class: Function, shared: JsValue, global: JsValue) {
     CLASS.with(|c| *c.borrow_mut() = Some(class));
     super::env::set_global(global);
-    if shared.is_object() {
+    if super::env::kind(&shared) == super::env::kind::OBJECT {
         SHARED.with(|s| *s.borrow_mut() = Some(shared));
     }
 }
@@ -98,7 +98,7 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     ]
     .iter()
     {
-        if !v.is_undefined() {
+        if super::env::kind(v) != super::env::kind::UNDEFINED {
             super::convert::set(&err, k, v);
         }
     }

@@ -180,7 +180,7 @@ fn answer_of(raw: &JsValue) -> Json {
 /// `result` as the page sees it, with the wallet's own answer as `raw`.
 fn with_raw((result, raw): &(PayResult, Option<JsValue>)) -> JsValue {
     let out = to_js(&result.to_json());
-    if let Some(raw) = raw.as_ref().filter(|r| !r.is_undefined()) {
+    if let Some(raw) = raw.as_ref().filter(|r| env::kind(r) != env::kind::UNDEFINED) {
         set(&out, "raw", raw);
     }
     out

@@ -10,6 +10,7 @@
 //   node www/build/short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings]
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { importEntries, leb, readLeb, readName, readSleb, sections, sleb } from "./wasm.mjs";
 
 const [inWasm, inJs, outWasm, outJs, flag] = process.argv.slice(2);
@@ -97,6 +98,19 @@ for (const [old, short] of renames) {
   if (!whole.test(js)) throw new Error(`${old} is not in ${inJs}`);
   js = js.replace(whole, () => short);
 }
+
+// The module's own JavaScript (wasm-bindgen's `inline_js` snippets, which
+// the glue imports from a folder beside it) is written into the glue: the
+// glue is then one file wherever it goes (bundled into an entry, or copied
+// to pkg/ as the full module's is).
+js = js.replace(/^import \{ ([\w$, ]+) \} from '(\.\/snippets\/[^']+)';\n/gm, (_, names, path) => {
+  const code = readFileSync(new URL(path, pathToFileURL(inJs)), "utf8");
+  for (const n of names.split(", ")) {
+    if (!new RegExp(`^export function ${n.replace(/\$/g, "\\$")}\\b`, "m").test(code)) throw new Error(`${path} does not export function ${n}`);
+  }
+  return code.replace(/^export function /gm, "function ") + "\n";
+});
+if (/from '\.\/snippets\//.test(js)) throw new Error(`${inJs} imports a snippet in a form this script does not inline`);
 
 // With --bindings (the glues bundled into an entry), every export of the
 // glue also as one plain object, which the entry hands to the module as
