@@ -26,11 +26,20 @@ extern "C" {
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn is_array(v: &JsValue) -> Result<bool, JsValue>;
 
-    /// `encodeURIComponent(s)`, which throws a `URIError` exactly when the
-    /// string holds a lone surrogate: one call where a scan of the string
-    /// would cross into JavaScript once per UTF-16 unit.
-    #[wasm_bindgen(catch, js_name = encodeURIComponent)]
-    fn encode_uri_component(s: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+// The walk's two questions about a string or a list of keys, one plain
+// import each (no thrown value to catch and no result to drop):
+// `v.length`, and whether `encodeURIComponent(s)` takes the string, which
+// it refuses exactly when the string holds a lone surrogate (one call
+// where a scan would cross into JavaScript once per UTF-16 unit).
+#[wasm_bindgen(
+    inline_js = "export function len(v){return v.length}\nexport function wellFormed(s){try{encodeURIComponent(s);return!0}catch(e){return!1}}"
+)]
+extern "C" {
+    fn len(v: &JsValue) -> u32;
+    #[wasm_bindgen(js_name = wellFormed)]
+    fn well_formed(s: &JsValue) -> bool;
 }
 
 /// The most values one input may hold.
@@ -87,7 +96,7 @@ impl Walk {
     /// platform call sees an overlong string), counted after it in bytes.
     fn text(&mut self, s: &js_sys::JsString) -> Result<String, &'static str> {
         const TOO_MUCH: &str = why!("holds more than 2 MiB of text in all");
-        let n = s.length();
+        let n = len(s);
         if n > MAX_STRING {
             return Err(why!("holds a string longer than 1 MiB"));
         }
@@ -96,7 +105,7 @@ impl Walk {
         }
         // A lone surrogate has no UTF-8 form: refused, as the host's JSON
         // parser refuses it, rather than replaced (in member names too).
-        if encode_uri_component(s).is_err() {
+        if !well_formed(s) {
             return Err(why!("holds a string with a lone surrogate (not valid Unicode)"));
         }
         let copied = String::from(s);
@@ -150,11 +159,12 @@ impl Walk {
             }
             kind::OBJECT => {
                 let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
-                if keys.length() > MAX_NODES as u32 {
+                let n = len(&keys);
+                if n > MAX_NODES as u32 {
                     return Err(why!("holds more than 20000 values"));
                 }
                 let mut out = Vec::new();
-                for i in 0..keys.length() {
+                for i in 0..n {
                     let k = keys.get(i);
                     if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
                         continue;
