@@ -8,7 +8,7 @@
 //! catches what it throws: an exception that crossed the wasm frames would
 //! skip their clean-up (the in-flight flag of `pay()` stayed set for good).
 
-use super::env::kind;
+use super::env::{get, kind, num, set_key};
 use crate::error::{why, words, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
 use crate::prelude::*;
@@ -133,17 +133,18 @@ impl Walk {
             // As JSON writes them: a function or a symbol is null.
             kind::UNDEFINED | kind::NULL | kind::FUNCTION | kind::SYMBOL => Ok(Json::Null),
             kind::FALSE | kind::TRUE => Ok(Json::Bool(k == kind::TRUE)),
-            kind::NUMBER => Ok(match v.as_f64() {
-                Some(n) if n.is_finite() => Json::Num(n),
+            kind::NUMBER => Ok(match num(v) {
+                n if n.is_finite() => Json::Num(n),
                 _ => Json::Null,
             }),
             kind::STRING => Ok(Json::Str(self.text(v.unchecked_ref())?)),
             kind::OBJECT if is_array(v).map_err(|_| why!("is an object that cannot be read"))? => {
-                // `length` through Reflect: a Proxy's `get` trap may throw.
-                let len = Reflect::get(v, &JsValue::from_str("length"))
-                    .ok()
-                    .and_then(|n| n.as_f64())
-                    .ok_or(why!("has a length that cannot be read"))?;
+                // `length` read as any member is (a Proxy's `get` trap may throw).
+                let len = get(v, "length");
+                if kind(&len) != kind::NUMBER {
+                    return Err(why!("has a length that cannot be read"));
+                }
+                let len = num(&len);
                 if len > MAX_NODES as f64 {
                     return Err(why!("holds more than 20000 values"));
                 }
@@ -225,5 +226,5 @@ pub fn to_js(j: &Json) -> JsValue {
 
 /// `obj[key] = v` on an object the module itself created.
 pub fn set(obj: &JsValue, key: &str, v: &JsValue) {
-    let _ = Reflect::set(obj, &JsValue::from_str(key), v);
+    set_key(obj, key, v);
 }

@@ -3,7 +3,7 @@
 
 use super::local::{Local, RefCell};
 use crate::prelude::*;
-use js_sys::{Function, Object, Reflect};
+use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -20,11 +20,21 @@ extern "C" {
 // `is_symbol`, `is_object`) take one import and one crossing each: the
 // walk of an input asks this of every value (web/convert.rs).
 #[wasm_bindgen(
-    inline_js = "export function kind(v){var t=typeof v;return v===void 0?0:v===null?1:t=='boolean'?2+v:t=='number'?4:t=='string'?5:t=='function'?6:t=='symbol'?7:t=='object'?8:9}"
+    inline_js = "export function kind(v){var t=typeof v;return v===void 0?0:v===null?1:t=='boolean'?2+v:t=='number'?4:t=='string'?5:t=='function'?6:t=='symbol'?7:t=='object'?8:9}\nexport function num(v){return+v}\nexport function getKey(o,k){try{return o[k]}catch(e){}}\nexport function setKey(o,k,v){try{o[k]=v}catch(e){}}"
 )]
 extern "C" {
     #[wasm_bindgen(js_name = kind)]
     fn js_kind(v: &JsValue) -> u8;
+    /// `+v`: the number a value of kind `NUMBER` holds (no `Option` to
+    /// pass back through memory, as `as_f64` does).
+    pub fn num(v: &JsValue) -> f64;
+    /// `o[k]`, or `undefined` when reading it throws: the key passed as
+    /// text, not as a JavaScript string made and dropped for the call.
+    #[wasm_bindgen(js_name = getKey)]
+    fn get_key(o: &JsValue, k: &str) -> JsValue;
+    /// `o[k] = v`, a throw ignored.
+    #[wasm_bindgen(js_name = setKey)]
+    pub fn set_key(o: &JsValue, k: &str, v: &JsValue);
 }
 
 /// What [`kind`] answers: `typeof`, with `null` and the two booleans apart.
@@ -90,7 +100,7 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
     if !is_object(obj) {
         return JsValue::UNDEFINED;
     }
-    Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    get_key(obj, key)
 }
 
 /// `globalThis[key]`.
@@ -117,8 +127,10 @@ pub fn method(obj: &JsValue, key: &str) -> Option<Function> {
 pub fn now() -> f64 {
     let perf = global_get("performance");
     if let Some(f) = method(&perf, "now") {
-        if let Some(t) = f.call0(&perf).ok().and_then(|v| v.as_f64()) {
-            return t;
+        if let Ok(t) = f.call0(&perf) {
+            if kind(&t) == kind::NUMBER {
+                return num(&t);
+            }
         }
     }
     date_now()

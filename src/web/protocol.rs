@@ -85,7 +85,7 @@ pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
         0 => Input::Returned,
         1 => Input::Threw(v),
         2 => Input::Event(v.as_string().unwrap_or_default()),
-        3 => Input::Timer(match v.as_f64().unwrap_or(0.0) as u32 {
+        3 => Input::Timer(match env::num(&v) as u32 {
             0 => Timer::Ready,
             1 => Timer::Answer,
             2 => Timer::Grace,
