@@ -2,9 +2,10 @@
 //! decides ([`crate::perform`]) and the shim that performs
 //! (`www/lib/perform.js`).
 //!
-//! `__payStart(payment, options)` plans (a bad input throws its `PayError`,
-//! or, in the payment module, which does not word those, answers the
-//! command that has the full module word it),
+//! `__payStart(payment, options)` plans (a payment that cannot start
+//! answers the command that rejects with its `PayError`, or, for a bad
+//! input in the payment module, which does not word those, the command
+//! that has the full module word it),
 //! claims the one payment slot (`busy`) and answers `[run, ...commands]`;
 //! `__payStep(run, kind, value)` feeds what happened and answers the next
 //! commands, in the protocol of [`super::protocol`]. Having performed the
@@ -36,28 +37,35 @@ static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
 
 /// `__payStart(payment, options?) -> [run, ...commands]`.
 #[wasm_bindgen(js_name = __payStart, skip_typescript)]
-pub fn pay_start(payment: JsValue, options: JsValue) -> Result<Array, JsValue> {
-    let slot = claim("pay")?;
+pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
+    // A payment that cannot start answers run 0 and the one command that
+    // rejects (protocol.rs): `[10, error]` (busy; bad input where it is
+    // worded) or `[11, error]` (bad input refused unworded,
+    // crate::error::WORDED, which the shim has the full module word). An
+    // answer, never a throw: the export then passes no result through
+    // memory, and its glue is a plain call (0.1 KB less on the entry).
+    // Built from the calls every command uses (`Array.of` with five values,
+    // `push`): no import of its own for this answer.
+    let refused = |op: f64, e: JsValue| {
+        let out = Array::new();
+        let u = JsValue::UNDEFINED;
+        out.push(&JsValue::from_f64(0.0));
+        out.push(&Array::of5(&JsValue::from_f64(op), &e, &u, &u, &u));
+        out
+    };
+    let slot = match claim("pay") {
+        Ok(s) => s,
+        Err(e) => return refused(10.0, e),
+    };
     let (_, opts, runtime, plan) = match super::exports::plan_js(&payment, &options) {
         Ok(p) => p,
-        // Refused unworded (crate::error::WORDED): the shim has the full
-        // module word it, `[0, [11, error]]` (protocol.rs).
-        Err(e) if !crate::error::WORDED => {
-            // Built from the calls every command uses (`Array.of` with five
-            // values, `push`): no import of its own for this one answer.
-            let out = Array::new();
-            let u = JsValue::UNDEFINED;
-            out.push(&JsValue::from_f64(0.0));
-            out.push(&Array::of5(&JsValue::from_f64(11.0), &err(&e), &u, &u, &u));
-            return Ok(out);
-        }
-        Err(e) => return Err(err(&e)),
+        Err(e) => return refused(if crate::error::WORDED { 10.0 } else { 11.0 }, err(&e)),
     };
     let confirm = env::method(&options, "confirm").is_some();
     let (id, out) = started(&NEXT);
     let run = Run::start_into(plan, opts, runtime, confirm, &Page(&options), &mut Encode(&out, &payment, &options));
     FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: slot }));
-    Ok(out)
+    out
 }
 
 /// `__payStep(run, kind, value) -> commands`: what happened, fed back.

@@ -18,6 +18,9 @@
 //! | 9, 10 | `[9, result, event]`, `[10, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
 //! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
 //!
+//! A payment that cannot start (busy, or bad input where it is worded)
+//! answers run 0 with `[10, error]`.
+//!
 //! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
 //! when it threw (and after 8 only `[1, e]`, when `confirm` threw). Having
 //! performed 9 or 10 it feeds `[9]`: the edge lets the run go.
