@@ -51,6 +51,13 @@ WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext
 LOWER := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals \
   --llvm-memory-copy-fill-lowering --signext-lowering --llvm-nontrapping-fptoint-lowering
 ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify --log-level=warning
+# terser with its safe defaults, two passes, after esbuild's minifying:
+# the browser entry 0.19 KB, the full module's glue 3.9 KB and the
+# mini-program bundles 0.35 KB less gzipped (tests/bench/README.md). Not
+# on the CommonJS file for Node (miniprogram.cjs), whose export
+# annotation for Node's loader looks like dead code; not on the wasm2js
+# translation, which it makes larger.
+TERSER := $(BIN)/terser --compress passes=2 --mangle
 BG := target/bindgen
 BG_JS := target/bindgen-js
 STAGE := target/miniprogram
@@ -122,7 +129,10 @@ pkg-files: $(BG)/pkg.stamp
 
 $(BG)/pkg.stamp: $(PKG_INPUTS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
-	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js pkg/
+	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm pkg/
+	# The full module's glue, minified as it is (its exports keep their
+	# names): 7.0 to 3.1 KB gzipped, fetched by ready().
+	$(TERSER) --module $(SHORT)/paybridge_full_bg.js --output pkg/paybridge_full_bg.js
 	cp www/lib/node.js www/lib/shared.js www/lib/perform.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
@@ -130,7 +140,10 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# module's glue stays separate and is imported only by ready().
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
-	  --external:./paybridge_full_bg.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=pkg/index.js
+	  --external:./paybridge_full_bg.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
+	# terser's compression after esbuild's minifying (TERSER): 0.19 KB less
+	# gzipped on the entry, what a page fetches before paying.
+	$(TERSER) --module $(STAGE)/browser.js --output pkg/index.js
 	# ... and the payment module's .wasm is carried inside it: one request.
 	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm
 	# fflate's inflater, for a runtime without DecompressionStream.
@@ -140,14 +153,16 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# CommonJS for Node as well: platform node adds the annotation from which
 	# Node's loader learns the named exports of an import of this file.
 	$(ESBUILD) --format=cjs --platform=node $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
-	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.mjs
+	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=$(STAGE)/miniprogram.min.mjs
+	$(TERSER) --module $(STAGE)/miniprogram.min.mjs --output pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/
 	# The mini-program npm build's folder (package.json "miniprogram"): the
 	# same module as CommonJS index.js, with its .wasm and the JavaScript
 	# build beside it at the places its ready() looks.
 	cp www/lib/miniprogram-npm.js $(STAGE)/
 	mkdir -p pkg/miniprogram_dist
-	$(ESBUILD) --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js --outfile=pkg/miniprogram_dist/index.js
+	$(ESBUILD) --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js --outfile=$(STAGE)/miniprogram-npm.min.js
+	$(TERSER) --toplevel $(STAGE)/miniprogram-npm.min.js --output pkg/miniprogram_dist/index.js
 	cp $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram_dist/
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/miniprogram_dist/paybridge.wasm.js
 	touch $(BG)/pkg.stamp
