@@ -108,7 +108,9 @@ impl Walk {
         if !well_formed(s) {
             return Err(why!("holds a string with a lone surrogate (not valid Unicode)"));
         }
-        let copied = String::from(s);
+        // `as_string`, not `String::from`, whose `unwrap_throw` links the
+        // glue's `throw` (the value is known to be a string here).
+        let copied = s.as_string().unwrap_or_default();
         self.text += copied.len();
         if self.text > MAX_TEXT {
             return Err(TOO_MUCH);
