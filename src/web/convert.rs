@@ -25,7 +25,6 @@ extern "C" {
     /// `Array.isArray(v)`, which throws for a revoked `Proxy`.
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn is_array(v: &JsValue) -> Result<bool, JsValue>;
-
 }
 
 // The walk's two questions about a string or a list of keys, one plain

@@ -27,8 +27,8 @@ extern "C" {
     inline_js = "export function kind(v){var t=typeof v;return v===void 0?0:v===null?1:t=='boolean'?2+v:t=='number'?4:t=='string'?5:t=='function'?6:t=='symbol'?7:t=='object'?8:9}\nexport function num(v){return+v}\nexport function getKey(o,k){try{return o[k]}catch(e){}}\nexport function setKey(o,k,v){try{o[k]=v}catch(e){}}"
 )]
 extern "C" {
-    #[wasm_bindgen(js_name = kind)]
-    fn js_kind(v: &JsValue) -> u8;
+    /// What `v` is: one of the constants of [`mod@kind`].
+    pub fn kind(v: &JsValue) -> u8;
     /// `+v`: the number a value of kind `NUMBER` holds (no `Option` to
     /// pass back through memory, as `as_f64` does).
     pub fn num(v: &JsValue) -> f64;
@@ -41,7 +41,7 @@ extern "C" {
     pub fn set_key(o: &JsValue, k: &str, v: &JsValue);
 }
 
-/// What [`kind`] answers: `typeof`, with `null` and the two booleans apart.
+/// What [`fn@kind`] answers: `typeof`, with `null` and the two booleans apart.
 pub mod kind {
     pub const UNDEFINED: u8 = 0;
     pub const NULL: u8 = 1;
@@ -54,11 +54,6 @@ pub mod kind {
     pub const OBJECT: u8 = 8;
     /// A BigInt (or a kind the language adds).
     pub const OTHER: u8 = 9;
-}
-
-/// What `v` is ([`kind`]).
-pub fn kind(v: &JsValue) -> u8 {
-    js_kind(v)
 }
 
 #[wasm_bindgen]
