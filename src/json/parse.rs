@@ -199,104 +199,53 @@ impl Parser<'_> {
         }
     }
 
-    /// Numbers: exact for integers up to 2^53 and for decimals with at most
-    /// 15 significant digits (Clinger's fast path); others are close.
+    /// Numbers: the text checked against JSON's grammar, then read by the
+    /// core library's parser, which rounds correctly (so a number written
+    /// by `to_text`, the shortest text that reads back as its double, reads
+    /// back as that double).
     fn number(&mut self) -> PResult<Json> {
-        let neg = self.peek() == Some(b'-');
-        if neg {
+        let start = self.i;
+        if self.peek() == Some(b'-') {
             self.i += 1;
         }
-        let mut mant: u64 = 0;
-        let mut digits = 0u32;
-        let mut exp: i32 = 0;
         let int_start = self.i;
-        while let Some(c @ b'0'..=b'9') = self.peek() {
-            if digits < 19 {
-                mant = mant * 10 + (c - b'0') as u64;
-                if mant != 0 {
-                    digits += 1;
-                }
-            } else {
-                exp += 1;
-            }
-            self.i += 1;
-        }
+        self.digits();
         let int_len = self.i - int_start;
         if int_len == 0 || (int_len > 1 && self.s[int_start] == b'0') {
             return Err("bad number");
         }
         if self.peek() == Some(b'.') {
             self.i += 1;
-            let frac_start = self.i;
-            while let Some(c @ b'0'..=b'9') = self.peek() {
-                if digits < 19 {
-                    mant = mant * 10 + (c - b'0') as u64;
-                    if mant != 0 {
-                        digits += 1;
-                    }
-                    exp -= 1;
-                }
-                self.i += 1;
-            }
-            if self.i == frac_start {
+            if self.digits() == 0 {
                 return Err("bad number");
             }
         }
         if let Some(b'e' | b'E') = self.peek() {
             self.i += 1;
-            let eneg = match self.peek() {
-                Some(b'-') => {
-                    self.i += 1;
-                    true
-                }
-                Some(b'+') => {
-                    self.i += 1;
-                    false
-                }
-                _ => false,
-            };
-            let start = self.i;
-            let mut e: i32 = 0;
-            while let Some(c @ b'0'..=b'9') = self.peek() {
-                e = (e * 10 + (c - b'0') as i32).min(100_000);
+            if let Some(b'-' | b'+') = self.peek() {
                 self.i += 1;
             }
-            if self.i == start {
+            if self.digits() == 0 {
                 return Err("bad number");
             }
-            exp += if eneg { -e } else { e };
         }
-        if mant == 0 {
-            // Zero with any exponent (`0e400` would be 0 times infinity).
-            return Ok(Json::Num(if neg { -0.0 } else { 0.0 }));
-        }
-        let mut v = mant as f64;
-        if exp > 0 {
-            v *= pow10(exp);
-        } else if exp < 0 {
-            // Dividing by an exact power of ten is correctly rounded up to 1e22.
-            if exp >= -22 {
-                v /= pow10(-exp);
-            } else {
-                v /= pow10(22);
-                v /= pow10(-exp - 22);
-            }
-        }
+        // ASCII digits, signs, `.` and `e` only: valid UTF-8 and Rust's
+        // float syntax.
+        let v: f64 = core::str::from_utf8(&self.s[start..self.i]).ok().and_then(|t| t.parse().ok()).ok_or("bad number")?;
         if !v.is_finite() {
             // Beyond f64 (`1e400`): `JSON.parse` gives Infinity, which the
             // wasm edge reads as null, as `to_text` writes it.
             return Ok(Json::Null);
         }
-        Ok(Json::Num(if neg { -v } else { v }))
+        Ok(Json::Num(v))
     }
-}
 
-fn pow10(e: i32) -> f64 {
-    let mut r = 1.0f64;
-    let mut i = 0;
-    while i < e && r.is_finite() {
-        r *= 10.0;
-        i += 1;
+    /// Skips ASCII digits; how many.
+    fn digits(&mut self) -> usize {
+        let start = self.i;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+        self.i - start
     }
-    r
 }
