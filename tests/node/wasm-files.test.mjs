@@ -42,14 +42,15 @@ function moduleOf(segments) {
   ]);
 }
 
-/** `wasm` through the build's rewrite. */
-function rewritten(wasm) {
+/** `wasm` (and its glue `js`) through the build's rewrite; the module, or with `glue` both. */
+function rewritten(wasm, js = "export function f() {}\n", glue = false) {
   const dir = mkdtempSync(join(tmpdir(), "paybridge-wasm-"));
   try {
     writeFileSync(join(dir, "m_bg.wasm"), wasm);
-    writeFileSync(join(dir, "m_bg.js"), "export function f() {}\n");
+    writeFileSync(join(dir, "m_bg.js"), js);
     execFileSync(process.execPath, [script, ...["m_bg.wasm", "m_bg.js", "out.wasm", "out.js"].map((f) => join(dir, f))]);
-    return readFileSync(join(dir, "out.wasm"));
+    const out = readFileSync(join(dir, "out.wasm"));
+    return glue ? { wasm: out, js: readFileSync(join(dir, "out.js"), "utf8") } : out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -80,4 +81,29 @@ test("every .wasm of the package holds one data segment and instantiates without
     assert.equal(dataSegments(wasm), 1, f);
     assert.ok(memoryOf(wasm).byteLength > 0, f);
   }
+});
+
+test("the glue keeps the imports the module has, renamed, and leaves out the ones it does not have", () => {
+  const str = (t) => Buffer.concat([leb(Buffer.byteLength(t)), Buffer.from(t)]);
+  const used = "__wbg_get_0123456789abcdef";
+  const unused = "__wbg___wbindgen_throw_fedcba9876543210";
+  // A module that imports `used` from its glue (a function of no arguments).
+  const wasm = Buffer.concat([
+    Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]),
+    section(1, Buffer.from([1, 0x60, 0, 0])),
+    section(2, Buffer.concat([leb(1), str("./m_bg.js"), str(used), Buffer.from([0, 0])])),
+  ]);
+  const js = [
+    `export function ${used}() {\n    return 1;\n}`,
+    `export function ${unused}(arg0, arg1) {\n    throw new Error(String(arg0 + arg1));\n}`,
+    "export function __wbg_set_wasm(val) {\n    wasm = val;\n}",
+    "",
+  ].join("\n");
+  const out = rewritten(wasm, js, true);
+  assert.deepEqual(WebAssembly.Module.imports(new WebAssembly.Module(out.wasm)), [{ module: "./m_bg.js", name: "$0", kind: "function" }]);
+  assert.match(out.js, /^export function \$0\(\) \{\n {4}return 1;\n\}$/m);
+  assert.ok(!out.js.includes("__wbindgen_throw"), out.js);
+  assert.match(out.js, /^export function __wbg_set_wasm\(val\)/m);
+  // And in the package: no glue bundled into an entry offers what its module does not import.
+  for (const f of ["index.js", "miniprogram.mjs"]) assert.ok(!readFileSync(new URL(f, pkg), "utf8").includes("__wbindgen_throw"), f);
 });

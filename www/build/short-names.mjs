@@ -99,6 +99,17 @@ for (const [old, short] of renames) {
   js = js.replace(whole, () => short);
 }
 
+// An import the glue offers and the module does not import (wasm-bindgen
+// writes its `throw` for every module; the optimizer may have dropped the
+// module's last use of it) is left out: exported, it would stay in every
+// bundle. Every import the module has is renamed above, so a hashed name
+// still here is one it does not have.
+js = js.replace(/^export function (__wbg_\w+_[0-9a-f]{16})\(.*\) \{\n[\s\S]*?\n\}\n/gm, (whole, fn) => {
+  if (renames.has(fn)) throw new Error(`${fn} is imported by ${inWasm} but was not renamed`);
+  return "";
+});
+if (/^export function __wbg_\w+_[0-9a-f]{16}\b/m.test(js)) throw new Error(`${inJs} offers an import in a form this script does not read`);
+
 // The module's own JavaScript (wasm-bindgen's `inline_js` snippets, which
 // the glue imports from a folder beside it) is written into the glue: the
 // glue is then one file wherever it goes (bundled into an entry, or copied
