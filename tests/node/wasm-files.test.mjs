@@ -107,3 +107,26 @@ test("the glue keeps the imports the module has, renamed, and leaves out the one
   // And in the package: no glue bundled into an entry offers what its module does not import.
   for (const f of ["index.js", "miniprogram.mjs"]) assert.ok(!readFileSync(new URL(f, pkg), "utf8").includes("__wbindgen_throw"), f);
 });
+
+test("the carried module's string is the entry's first statement, wherever the minifier left its one use", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "paybridge-embed-"));
+  try {
+    const wasm = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+    writeFileSync(join(dir, "m.wasm"), wasm);
+    writeFileSync(join(dir, "entry.mjs"), 'const a=1;export function carried(){return"PAYBRIDGE_EMBEDDED_WASM"}export const b=a;\n');
+    const embed = fileURLToPath(new URL("../../www/build/embed.mjs", import.meta.url));
+    execFileSync(process.execPath, [embed, join(dir, "entry.mjs"), join(dir, "m.wasm")]);
+    const out = readFileSync(join(dir, "entry.mjs"), "utf8");
+    assert.match(out, /^var paybridgeWasm\$="[A-Za-z0-9+/=]+";const a=1;/);
+    const { carried, b } = await import(join(dir, "entry.mjs"));
+    assert.equal(b, 1);
+    const { inflateSync } = await import("node:zlib");
+    assert.deepEqual(inflateSync(Buffer.from(carried(), "base64")), wasm);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // And the package's entry: the string first, then the code.
+  const entry = readFileSync(new URL("index.js", pkg), "utf8");
+  assert.match(entry.slice(0, 40), /^var paybridgeWasm\$="eN/);
+  assert.equal(entry.split("paybridgeWasm$").length, 3, "declared once and used once");
+});
