@@ -23,28 +23,33 @@ REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust
 # payment module; README, "Size and speed"). What still takes a caller's
 # location (wasm-bindgen's unwrap_throw, a bounds check the optimizer
 # keeps) gets none either: no source path or line in the published files
-# (0.04 to 0.1 KB). These are unstable options of the pinned stable
-# toolchain, enabled by RUSTC_BOOTSTRAP for these builds only; the host
-# builds and tests use the standard toolchain as it is.
+# (0.04 to 0.1 KB). The MIR inliner's two options are the same kind
+# (INLINE, below, says what they buy). These are unstable options of the
+# pinned stable toolchain, enabled by RUSTC_BOOTSTRAP for these builds
+# only; the host builds and tests use the standard toolchain as it is.
 BUILD_STD := RUSTC_BOOTSTRAP=1
-STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none
+STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none \
+  -Zinline-mir=yes -Zcross-crate-inline-threshold=always
 STD_ARGS := -Zbuild-std=core,alloc
 # The .wasm builds: profile wasm (wasm-full for the full module), without
 # reference types (why: Cargo.toml, profile wasm).
 WASM_BUILD = $(BUILD_STD) RUSTFLAGS="-C target-feature=-reference-types $(STD_FLAGS) $(REMAP) $(INLINE)" \
   cargo build --lib --profile $(WASM_PROFILE) --target wasm32-unknown-unknown $(STD_ARGS)
 WASM_PROFILE := wasm
-# LLVM inlines a call when it costs less than this; opt-level "z" sets 5.
-# rustc's MIR inliner runs first (-Zinline-mir: on in every release build
-# at opt-level 2 or 3, off at "s" and "z" unless asked for), with a
-# threshold of 25 (its default: 50). Together on the payment module: LLVM
-# 30 and MIR 25, 0.63 KB less gzipped than LLVM 38 alone (the MIR inliner
-# alone -0.49 KB; LLVM 20 to 30 and MIR 20 to 28 within 6 bytes of it; a
-# lower MIR threshold for #[inline] functions, +0.8 KB). The full module
-# keeps LLVM 9 (its best before: 0.3 KB less than the default, 0.7 KB
-# less than 38) with MIR 25: -1.3 KB; it is built in a profile of its own
-# (Cargo.toml, profile wasm-full) so that no build undoes another's
-# standard library (tests/bench/README.md; set below, after BG).
+# How much is inlined, set below (after BG) for each build. LLVM inlines
+# a call when it costs less than --inline-threshold (opt-level "z" sets
+# 5). rustc's MIR inliner runs first (-Zinline-mir: on in release builds
+# at opt-level 2 and 3, off at "z" unless asked for), and with
+# -Zcross-crate-inline-threshold=always it may inline any function of
+# another crate (core, alloc, wasm-bindgen), not only the small ones and
+# those marked #[inline] (both in STD_FLAGS). On the payment module (gzip
+# -9 of the .wasm, tests/bench/README.md): LLVM 38 alone 21.0 KB; with
+# the MIR inliner and LLVM 30, 20.4 KB; with any function of another
+# crate too and LLVM 28, 19.2 KB. 26 to 30 give the same module; 32 and
+# more grow it by 0.9 KB, 20 by 0.1 KB. The full module keeps LLVM 9 (5:
+# +0.3 KB, 15: +0.03 KB, 28: +0.8 KB) and is built in a profile of its
+# own (Cargo.toml, profile wasm-full) so that no build undoes another's
+# standard library.
 INLINE :=
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
@@ -99,14 +104,14 @@ pkg: setup $(BG)/pay.stamp $(BG)/full.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp
 # each of them every time).
 CRATE_SRC := $(shell find src -type f) Cargo.toml Cargo.lock Makefile
 
-$(BG)/pay.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp: INLINE := -Cllvm-args=--inline-threshold=30 -Zinline-mir=yes -Zinline-mir-threshold=25
+$(BG)/pay.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp: INLINE := -Cllvm-args=--inline-threshold=28
 
 $(BG)/pay.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime,platform-url
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/pay.wasm || cp $(WASM) $(BG)/pay.wasm) && touch $@
 
 $(BG)/full.stamp: WASM_PROFILE := wasm-full
-$(BG)/full.stamp: INLINE := -Cllvm-args=--inline-threshold=9 -Zinline-mir=yes -Zinline-mir-threshold=25
+$(BG)/full.stamp: INLINE := -Cllvm-args=--inline-threshold=9
 $(BG)/full.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime,web-extra,platform-url
 	@mkdir -p $(BG) && (cmp -s $(WASM_FULL) $(BG)/full.wasm || cp $(WASM_FULL) $(BG)/full.wasm) && touch $@
