@@ -130,3 +130,17 @@ test("the carried module's string is the entry's first statement, wherever the m
   assert.match(entry.slice(0, 40), /^var paybridgeWasm\$="eN/);
   assert.equal(entry.split("paybridgeWasm$").length, 3, "declared once and used once");
 });
+
+test("an unimported import of another form than a plain body stops the build instead of taking the functions after it", () => {
+  const wasm = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+  const js = [
+    "export function __wbg_get_0123456789abcdef() { return handleError(function (arg0) {",
+    "    return arg0;",
+    "}, arguments); }",
+    "export function kept() {",
+    "    return 1;",
+    "}",
+    "",
+  ].join("\n");
+  assert.throws(() => rewritten(wasm, js, true), /has a body this script does not read/);
+});

@@ -106,6 +106,9 @@ for (const [old, short] of renames) {
 // still here is one it does not have.
 js = js.replace(/^export function (__wbg_\w+_[0-9a-f]{16})\(.*\) \{\n[\s\S]*?\n\}\n/gm, (whole, fn) => {
   if (renames.has(fn)) throw new Error(`${fn} is imported by ${inWasm} but was not renamed`);
+  // One function, not the ones after it (a body of another form than
+  // wasm-bindgen's plain one would end elsewhere).
+  if (/\nexport /.test(whole)) throw new Error(`${inJs}: ${fn} has a body this script does not read`);
   return "";
 });
 if (/^export function __wbg_\w+_[0-9a-f]{16}\b/m.test(js)) throw new Error(`${inJs} offers an import in a form this script does not read`);
