@@ -48,8 +48,8 @@ if (!inflateSync(stream).equals(wasm)) {
 // The string is the entry's first statement, a declaration of its own: the
 // minifier writes a constant used once where it is used, in the middle of
 // the code, and gzip then codes the code on both sides of it with the
-// string's Huffman codes (tests/bench/README.md: -85 B with GNU gzip -9,
-// -290 B with zlib's level 9, what most servers run). The use is
+// string's Huffman codes (tests/bench/README.md: -70 B with GNU gzip -9,
+// -272 B with zlib's level 9, what most servers run). The use is
 // written in parentheses: an expression wherever the literal stood, even
 // right after `return` with no space.
 const NAME = "paybridgeWasm$";

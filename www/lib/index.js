@@ -7,7 +7,8 @@
 // page that pays downloads one file and reaches the wallet after one
 // request; `ready()` also fetches the full module, after which every
 // synchronous export works.
-// First, so that the bundle starts with the carried module (embedded.js).
+// The carried module (embedded.js); www/build/embed.mjs writes its string
+// as the entry's first statement, wherever the bundle has it.
 import { EMBEDDED } from "./embedded.js";
 import { bindings as payBg } from "./paybridge_bg.js";
 import { perform } from "./perform.js";
