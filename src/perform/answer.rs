@@ -1,8 +1,8 @@
 //! The wallet's answer: its result mapped, then the merchant's `confirm`
 //! hook awaited when there is one.
 
-use super::{Cmd, Input, Out, Phase, Run, Target, Timer};
-use crate::action::Action;
+use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
+use crate::action::{Action, Options};
 use crate::error::{cat, push_u64, Code, PayError};
 use crate::outcome::{self, Callback, PayResult, Status};
 use crate::prelude::*;
@@ -33,14 +33,50 @@ impl<V: Clone> Run<V> {
                 (r, Some(raw))
             }
         };
-        if self.confirm {
-            self.phase = Phase::Confirming;
-            self.result = Some((result.clone(), raw.clone()));
-            out.push(Cmd::SetTimer(Timer::Confirm, self.opts.confirm_timeout_ms));
-            out.push(Cmd::Confirm(Box::new((result, raw))));
-        } else {
+        if !self.confirm {
             self.finish(result, raw, out);
+        } else if self.confirm_here() {
+            self.await_confirm(result, raw, out);
+        } else {
+            self.phase = Phase::Over;
+            out.push(Cmd::HandOff(Box::new((result, raw)), self.opts.confirm_timeout_ms));
         }
+    }
+
+    /// Whether this run awaits `confirm` itself ([`CONFIRM_HERE`]).
+    pub(super) fn confirm_here(&self) -> bool {
+        #[cfg(test)]
+        if self.hand_off {
+            return false;
+        }
+        CONFIRM_HERE
+    }
+
+    fn await_confirm(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
+        self.phase = Phase::Confirming;
+        self.result = Some((result.clone(), raw.clone()));
+        out.push(Cmd::SetTimer(Timer::Confirm, self.opts.confirm_timeout_ms));
+        out.push(Cmd::Confirm(Box::new((result, raw))));
+    }
+
+    /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
+    /// (and `raw`), `confirm` awaited for `timeout_ms`, then as any run.
+    pub fn confirming(result: PayResult, raw: Option<V>, timeout_ms: u32, out: &mut impl Out<V>) -> Run<V> {
+        let mut run = Run {
+            channel: crate::payment::Channel::from_name(&result.channel).map_or("", |c| c.name()),
+            action: Action::Redirect { url: String::new() },
+            runtime: crate::runtime::Runtime { host: crate::runtime::Host::Browser, mobile: false },
+            opts: Options { confirm_timeout_ms: timeout_ms, ..Options::default() },
+            confirm: true,
+            phase: Phase::Over,
+            answer: None,
+            hidden: false,
+            result: None,
+            #[cfg(test)]
+            hand_off: false,
+        };
+        run.await_confirm(result, raw, out);
+        run
     }
 
     pub(super) fn confirmed(&mut self, input: Input<V>, out: &mut impl Out<V>) {

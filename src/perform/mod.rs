@@ -14,7 +14,8 @@
 //! next input (`Returned` or `Threw`; a call's callbacks may come before
 //! that, while the call runs). `Done` and `Fail` end the run: the shim then
 //! drops every listener and timer the run still holds, and later inputs of
-//! that run are ignored.
+//! that run are ignored. `HandOff` ends it too, the payment going on in
+//! another module's run ([`Run::confirming`]).
 //!
 //! The rules kept here (API.md, "Bridge-ready waiting" and `pay`):
 //! listen for the ready event first, then look for the bridge; call at once
@@ -35,10 +36,12 @@ use crate::runtime::{Host, Runtime};
 
 mod answer;
 mod call;
+mod io;
 #[cfg(test)]
 mod tests;
 mod wait;
 
+pub use io::{ApiCall, BridgeCall, Cmd, Detail, Input, Reported, Target, Timer};
 pub use wait::BridgeWait;
 
 /// Whether this build calls mini-program APIs at all: every build but the
@@ -46,6 +49,14 @@ pub use wait::BridgeWait;
 /// none. Known when the module is built, so that the code of those calls
 /// and of their answers is not in that module.
 pub const API_CALLS: bool = !crate::PAYMENT_MODULE;
+
+/// Whether this build awaits the `confirm` hook itself: every build but the
+/// browser's payment module, which hands the wallet's result to the full
+/// module for that ([`Cmd::HandOff`]). `confirm` runs only after the wallet
+/// has answered, so its code is not fetched before the wallet is called
+/// (0.7 KB less gzipped on the payment module); the module that runs it is
+/// fetched while the wallet's screen is up ([`Cmd::Preload`]).
+pub const CONFIRM_HERE: bool = !crate::PAYMENT_MODULE;
 
 /// What the core may ask of the platform without changing it.
 pub trait World {
@@ -73,103 +84,6 @@ impl<V> Out<V> for Vec<Cmd<V>> {
     fn push(&mut self, c: Cmd<V>) {
         Vec::push(self, c)
     }
-}
-
-/// The timers of a run, by what they wait for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timer {
-    /// The bridge-ready wait (`timeoutMs`).
-    Ready = 0,
-    /// The wallet's answer (`callbackTimeoutMs`).
-    Answer = 1,
-    /// The grace period after the page came back without an answer.
-    Grace = 2,
-    /// The scheme URL's fallback (`fallbackAfterMs`).
-    Fallback = 3,
-    /// The `confirm` hook (`confirmTimeoutMs`).
-    Confirm = 4,
-}
-
-/// Where an event is listened for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    Document = 0,
-    Window = 1,
-}
-
-/// What an event reports besides its type.
-#[derive(Debug, PartialEq)]
-pub enum Detail<V> {
-    None,
-    Json(Json),
-    /// The value a wallet callback was called with.
-    Value(V),
-}
-
-/// A result as a command reports it: the payment's result and the wallet's
-/// own answer (`raw`). Boxed, as are a call's fields: every command is then
-/// a few words to build and to move, which the commands' many pushes and
-/// matches repay (0.09 KB less gzipped on the payment module).
-pub type Reported<V> = Box<(PayResult, Option<V>)>;
-
-/// `globalThis[bridge][method](op, params, callback)`.
-#[derive(Debug, PartialEq)]
-pub struct BridgeCall {
-    pub bridge: String,
-    pub method: &'static str,
-    pub op: String,
-    pub params: Json,
-}
-
-/// `api[method]({ ...params, success, fail, complete? })`.
-#[derive(Debug, PartialEq)]
-pub struct ApiCall {
-    pub global: String,
-    pub method: &'static str,
-    pub params: Json,
-    pub complete: bool,
-}
-
-#[derive(Debug, PartialEq)]
-pub enum Cmd<V> {
-    Emit(&'static str, Detail<V>),
-    Listen(Target, String),
-    Unlisten(Target, String),
-    SetTimer(Timer, u32),
-    ClearTimer(Timer),
-    /// Go to `url` (checked by the planner). Last of its batch.
-    Navigate(String),
-    /// Calls the wallet's bridge. Last of its batch.
-    CallBridge(Box<BridgeCall>),
-    /// Calls the mini-program API, the API as [`World::api_has`] finds it.
-    /// Last of its batch.
-    CallApi(Box<ApiCall>),
-    /// `confirm(payment, hint)`, its answer awaited. Last of its batch.
-    Confirm(Reported<V>),
-    /// The payment's result: reported as the event `result` (its detail),
-    /// then the end.
-    Done(Reported<V>),
-    /// The payment failed: the error, the thrown value behind it, and the
-    /// wallet's unverified result when the failure came after it.
-    Fail(PayError, Option<V>, Option<Reported<V>>),
-}
-
-#[derive(Debug)]
-pub enum Input<V> {
-    /// The last command (navigation, call) returned.
-    Returned,
-    /// The last command threw this.
-    Threw(V),
-    /// A listened-for event fired.
-    Event(String),
-    Timer(Timer),
-    /// A wallet callback: which one, its argument, and that argument as the
-    /// result mapping reads it.
-    Callback(Callback, V, Json),
-    /// `confirm`'s answer settled: its text, when it was a string.
-    Confirmed(Option<String>),
-    /// `confirm`'s answer was rejected with this.
-    ConfirmFailed(V),
 }
 
 #[derive(Debug, PartialEq)]
@@ -200,6 +114,9 @@ pub struct Run<V> {
     answer: Option<(Callback, V, Json)>,
     hidden: bool,
     result: Option<(PayResult, Option<V>)>,
+    /// The host tests' stand-in for a build without [`CONFIRM_HERE`].
+    #[cfg(test)]
+    hand_off: bool,
 }
 
 impl<V: Clone> Run<V> {
@@ -224,6 +141,8 @@ impl<V: Clone> Run<V> {
             answer: None,
             hidden: false,
             result: None,
+            #[cfg(test)]
+            hand_off: false,
         };
         out.push(planned);
         run.begin(w, out);
@@ -330,6 +249,9 @@ impl<V: Clone> Run<V> {
                     self.answered(out);
                 } else {
                     self.phase = Phase::Awaiting;
+                    if self.confirm && !self.confirm_here() {
+                        out.push(Cmd::Preload);
+                    }
                     out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
                     if w.has_document() {
                         out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
@@ -359,7 +281,7 @@ impl<V: Clone> Run<V> {
                 }
             }
             (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(out),
-            (Phase::Confirming, input) => self.confirmed(input, out),
+            (Phase::Confirming, input) if self.confirm_here() => self.confirmed(input, out),
             _ => {}
         }
     }

@@ -71,6 +71,8 @@ fn kind(c: &Cmd<u32>) -> String {
         Cmd::CallBridge(c) => format!("call {}", c.op),
         Cmd::CallApi(c) => format!("api {}", c.method),
         Cmd::Confirm(..) => "confirm".into(),
+        Cmd::Preload => "preload".into(),
+        Cmd::HandOff(r, ms) => format!("hand off {} {ms}", r.0.status.as_str()),
         Cmd::Done(r) => format!("done {}", r.0.status.as_str()),
         Cmd::Fail(e, ..) => format!("fail {}", e.code.as_str()),
     }
@@ -193,6 +195,52 @@ fn confirm_turns_the_hint_into_a_verified_status_or_fails_keeping_it() {
             "{msg}"
         );
     }
+}
+
+#[test]
+fn without_confirm_here_the_result_is_handed_over_and_confirmed_by_the_run_that_goes_on() {
+    let w = page();
+    w.bridge.set(true);
+    let opts = r#"{"confirm":1,"confirmTimeoutMs":700}"#;
+    // The answer after the call returned: the other module is preloaded
+    // while the wallet's screen is up, then given the result.
+    let (mut run, _) = start(W1, opts, Host::Wallet1, &w);
+    run.hand_off = true;
+    let out = run.step(Input::Returned, &w);
+    assert_eq!(kinds(&out), ["preload", "timer Answer 600000", "listen visibilitychange"]);
+    let out = run.step(Input::Callback(Callback::Success, 1, answer("6001")), &w);
+    assert_eq!(kinds(&out), ["emit callback", "unlisten visibilitychange", "clear Answer", "clear Grace", "hand off cancelled 700"]);
+    assert!(run.over());
+    assert!(run.step(Input::Confirmed(Some("succeeded".into())), &w).is_empty(), "the run that handed over is over");
+    // The answer during the call: handed over when the call returns.
+    let (mut run, _) = start(W1, opts, Host::Wallet1, &w);
+    run.hand_off = true;
+    run.step(Input::Callback(Callback::Success, 1, answer("9000")), &w);
+    let out = run.step(Input::Returned, &w);
+    let Some(Cmd::HandOff(r, 700)) = out.last() else { panic!("{:?}", kinds(&out)) };
+    assert_eq!((r.0.status, r.1), (Status::Succeeded, Some(1)));
+    // No confirm: nothing is preloaded or handed over.
+    let (mut run, _) = start(W1, "{}", Host::Wallet1, &w);
+    run.hand_off = true;
+    assert!(!kinds(&run.step(Input::Returned, &w)).contains(&"preload".to_string()));
+    assert_eq!(kinds(&run.step(Input::Callback(Callback::Success, 1, answer("9000")), &w)).last().unwrap(), "done succeeded");
+
+    // The run that goes on: confirm, then as any run.
+    let hint = || PayResult::new(Status::Cancelled, "wallet1_pub", Some("6001".into()));
+    let mut out = Vec::new();
+    let mut run = Run::confirming(hint(), Some(1), 700, &mut out);
+    assert_eq!(kinds(&out), ["timer Confirm 700", "confirm"]);
+    let out = run.step(Input::Confirmed(Some("succeeded".into())), &w);
+    assert!(
+        matches!(out.last(), Some(Cmd::Done(r)) if r.1 == Some(1) && r.0.verified && r.0.status == Status::Succeeded && r.0.channel == "wallet1_pub")
+    );
+    let mut run = Run::confirming(hint(), Some(1), 700, &mut Vec::new());
+    let out = run.step(Input::Timer(Timer::Confirm), &w);
+    assert!(
+        matches!(&out[0], Cmd::Fail(e, _, Some(r)) if e.code == Code::ConfirmFailed && r.0 == hint() && r.1 == Some(1)),
+        "{:?}",
+        kinds(&out)
+    );
 }
 
 #[test]

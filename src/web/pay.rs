@@ -44,15 +44,6 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     // crate::error::WORDED, which the shim has the full module word). An
     // answer, never a throw: the export then passes no result through
     // memory, and its glue is a plain call (0.1 KB less on the entry).
-    // Built from the calls every command uses (`Array.of` with five values,
-    // `push`): no import of its own for this answer.
-    let refused = |op: f64, e: JsValue| {
-        let out = Array::new();
-        let u = JsValue::UNDEFINED;
-        out.push(&JsValue::from_f64(0.0));
-        out.push(&Array::of5(&JsValue::from_f64(op), &e, &u, &u, &u));
-        out
-    };
     let slot = match claim("pay") {
         Ok(s) => s,
         Err(e) => return refused(10.0, e),
@@ -64,6 +55,45 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     let confirm = env::method(&options, "confirm").is_some();
     let (id, out) = started(&NEXT);
     let run = Run::start_into(plan, opts, runtime, confirm, &Page(&options), &mut Encode(&out, &payment, &options));
+    FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: slot }));
+    out
+}
+
+/// The answer of a payment that cannot start: run 0 and the one command
+/// that rejects. Built from the calls every command uses (`Array.of` with
+/// five values, `push`): no import of its own for this answer.
+fn refused(op: f64, e: JsValue) -> Array {
+    let out = Array::new();
+    let u = JsValue::UNDEFINED;
+    out.push(&JsValue::from_f64(0.0));
+    out.push(&Array::of5(&JsValue::from_f64(op), &e, &u, &u, &u));
+    out
+}
+
+/// `__confirmStart(payment, options, hint, ms) -> [run, ...commands]`: a
+/// payment that the browser's payment module handed over to await
+/// `confirm` (its command 12, [`crate::perform::Cmd::HandOff`]): `hint` is
+/// the wallet's result as that module reported it (with `raw`), `ms`
+/// `confirmTimeoutMs`. It then goes on as any payment, fed by
+/// `__payStep`, and holds the payment slot until its end.
+#[cfg(feature = "web-extra")]
+#[wasm_bindgen(js_name = __confirmStart, skip_typescript)]
+pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32) -> Array {
+    use crate::outcome::{PayResult, Status};
+    let slot = match claim("pay") {
+        Ok(s) => s,
+        Err(e) => return refused(10.0, e),
+    };
+    let text = |k: &str| env::get(&hint, k).as_string();
+    let status = text("status").and_then(|s| Status::from_name(&s)).unwrap_or(Status::Pending);
+    let mut result = PayResult::new(status, &text("channel").unwrap_or_default(), text("code"));
+    if let Some(m) = text("message") {
+        result.message = m;
+    }
+    let raw = env::get(&hint, "raw");
+    let raw = (env::kind(&raw) != env::kind::UNDEFINED).then_some(raw);
+    let (id, out) = started(&NEXT);
+    let run = Run::confirming(result, raw, ms, &mut Encode(&out, &payment, &options));
     FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: slot }));
     out
 }

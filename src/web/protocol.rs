@@ -17,6 +17,8 @@
 //! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
 //! | 9, 10 | `[9, result, event]`, `[10, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
 //! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
+//! | 12 | `[12, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)` (this run's end performed first); where it does not load, the run ends and rejects with `error` (`confirm_failed`, with `hint` as its `result`), the load's error as its `cause` |
+//! | 13 | `[13]` (the payment module, with `confirm`) | starts loading the full module (a failure is 12's) |
 //!
 //! A payment that cannot start (busy, or bad input where it is worded)
 //! answers run 0 with `[10, error]`.
@@ -29,7 +31,7 @@ use super::convert::{from_js, set, to_js};
 use super::env;
 use super::error::{from_thrown, to_js as err};
 use super::local::Local;
-use crate::error::Code;
+use crate::error::{Code, PayError};
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::perform::{Cmd, Detail, Input, Out, Target, Timer, World};
@@ -100,7 +102,9 @@ pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
             let answer = answer_of(&v);
             Input::Callback(which, v, answer)
         }
-        7 => Input::Confirmed(v.as_string()),
+        // Never fed to the browser's payment module, which hands `confirm`
+        // over (perform::CONFIRM_HERE).
+        7 if crate::perform::CONFIRM_HERE => Input::Confirmed(v.as_string()),
         _ => Input::ConfirmFailed(v),
     }
 }
@@ -148,7 +152,21 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         // Never made by the browser's payment module (perform::API_CALLS).
         Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
         Cmd::CallApi(c) => (7, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
+        // Each made by one kind of build (perform::CONFIRM_HERE).
+        Cmd::Confirm(_) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
+        Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
         Cmd::Confirm(r) => (8, env::get(options, "confirm"), payment.clone(), with_raw(r), u()),
+        Cmd::Preload => (13, u(), u(), u(), u()),
+        Cmd::HandOff(r, ms) => {
+            let hint = with_raw(r);
+            let e = err(&PayError::field(
+                Code::ConfirmFailed,
+                "confirm",
+                "the confirm hook was not called: the module that calls it did not load",
+            ));
+            set(&e, "result", &hint);
+            (12, hint, n(*ms), e, u())
+        }
         Cmd::Done(r) => (9, with_raw(r), s("result"), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {

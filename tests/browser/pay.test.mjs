@@ -880,30 +880,88 @@ test("a carried module that does not inflate rejects pay() with not_ready, and t
   await page.close();
 });
 
-test("confirm runs in the payment module: nothing else is fetched for it, even where the full module cannot be", async () => {
+test("confirm runs in the full module, fetched once the wallet is called; where it cannot be, pay() is confirm_failed with the wallet's result", async () => {
   const page = await ctx.browser.newPage();
-  const fetched = [];
-  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
-  await page.route("**/paybridge_full_bg.*", (route) => route.abort());
-  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
-  const r = await page.evaluate(async () => {
-    const mod = await import("/pkg/index.js");
-    window.Wallet1JSBridge = { call: (n, p, cb) => setTimeout(() => cb({ resultCode: "9000" }), 0) };
-    const seen = [];
-    const ok = await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }, { confirm: async (payment, hint) => (seen.push([payment.pay_info.tradeNO, hint.status, hint.verified]), "succeeded") });
-    let failed;
-    try {
-      await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T2" } }, { confirm: async () => { throw new Error("server down"); } });
-    } catch (e) {
-      failed = { isPayError: e instanceof mod.PayError, code: e.code, field: e.field, cause: e.cause?.message, result: [e.result.status, e.result.verified, e.result.code] };
-    }
-    const again = await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T3" } }).then((x) => x.status, (x) => x.code);
-    return { ok: [ok.status, ok.verified, ok.code], seen, failed, again };
+  // Each request for the full module: whether the wallet had been called
+  // when it was made, and whether it is served.
+  const asked = [];
+  let serve = true;
+  await page.route("**/paybridge_full_bg.*", async (route) => {
+    asked.push([new URL(route.request().url()).pathname.split("/").pop(), await page.evaluate(() => window.calls.length)]);
+    return serve ? route.continue() : route.abort();
   });
-  assert.deepEqual(r.ok, ["succeeded", true, "9000"]);
-  assert.deepEqual(r.seen, [["T", "succeeded", false]]);
-  assert.deepEqual(r.failed, { isPayError: true, code: "confirm_failed", field: "confirm", cause: "server down", result: ["succeeded", false, "9000"] });
-  assert.equal(r.again, "succeeded", "the payment slot was freed");
-  assert.ok(!fetched.some((p) => p.includes("paybridge_full")), `fetched: ${fetched}`);
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+  const pay = (tradeNO, confirm, late) =>
+    page.evaluate(
+      async ([tradeNO, confirm, late]) => {
+        const mod = (window.mod ??= await import("/pkg/index.js"));
+        window.calls ??= [];
+        window.Wallet1JSBridge = {
+          call: (n, p, cb) => {
+            window.calls.push(p.tradeNO);
+            // an answer during the call, or one after it has returned
+            if (late) setTimeout(() => cb({ resultCode: "9000" }), 50);
+            else cb({ resultCode: "9000" });
+          },
+        };
+        const seen = [];
+        const events = [];
+        const options = { onEvent: (e) => events.push(e.type) };
+        // A second payment while confirm is awaited is busy.
+        const busy = [];
+        if (confirm === "ok")
+          options.confirm = async (payment, hint) => {
+            busy.push(await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "X" } }).then(() => "paid", (e) => e.code));
+            seen.push([payment.pay_info.tradeNO, hint.status, hint.verified, hint.raw.resultCode]);
+            return "succeeded";
+          };
+        if (confirm === "down") options.confirm = async () => { throw new Error("server down"); };
+        try {
+          const r = await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO } }, options);
+          return { ok: [r.status, r.verified, r.code, r.message], seen, events, busy };
+        } catch (e) {
+          return {
+            failed: { isPayError: e instanceof mod.PayError, code: e.code, field: e.field, message: e.message, cause: e.cause?.message ?? String(e.cause), result: [e.result?.status, e.result?.verified, e.result?.code, e.result?.raw?.resultCode] },
+            seen,
+            events,
+          };
+        }
+      },
+      [tradeNO, confirm, late],
+    );
+
+  serve = false;
+  const down = await pay("T1", "ok", true);
+  assert.deepEqual(down.seen, [], "confirm is not called");
+  assert.equal(down.failed.isPayError, true);
+  assert.deepEqual([down.failed.code, down.failed.field], ["confirm_failed", "confirm"]);
+  assert.match(down.failed.message, /confirm hook was not called/);
+  assert.ok(down.failed.cause && down.failed.cause !== "undefined", "the load's error is the cause");
+  assert.deepEqual(down.failed.result, ["succeeded", false, "9000", "9000"], "the wallet's answer is not lost");
+  assert.deepEqual(asked.map((a) => a[1]), asked.map(() => 1), `the full module was asked for after the wallet's call only: ${JSON.stringify(asked)}`);
+  assert.ok(asked.length > 0);
+
+  // The payment slot is free again; a payment without confirm needs nothing more.
+  asked.length = 0;
+  const plain = await pay("T2", null, false);
+  assert.deepEqual(plain.ok.slice(0, 3), ["succeeded", false, "9000"]);
+  assert.deepEqual(asked, [], "no confirm, no full module");
+
+  // Served now: the same page confirms, with an answer during the call and
+  // with one after it.
+  serve = true;
+  const during = await pay("T3", "ok", false);
+  assert.deepEqual(during.ok, ["succeeded", true, "9000", "confirmed by the merchant's server"]);
+  assert.deepEqual(during.seen, [["T3", "succeeded", false, "9000"]]);
+  assert.deepEqual(during.busy, ["busy"]);
+  assert.deepEqual(during.events.slice(-3), ["called", "callback", "result"]);
+  assert.ok(asked.length > 0 && asked.every((a) => a[1] === 3), JSON.stringify(asked));
+  const after = await pay("T4", "ok", true);
+  assert.deepEqual(after.ok.slice(0, 2), ["succeeded", true]);
+  const failing = await pay("T5", "down", true);
+  assert.deepEqual([failing.failed.code, failing.failed.field, failing.failed.cause], ["confirm_failed", "confirm", "server down"]);
+  assert.deepEqual(failing.failed.result, ["succeeded", false, "9000", "9000"]);
+  const counts = await page.evaluate(() => window.mod.__debugCounts());
+  assert.deepEqual(counts, { listeners: 0, waiters: 0, retained: 0 });
   await page.close();
 });

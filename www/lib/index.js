@@ -182,15 +182,21 @@ function explain(payment, options, e) {
     .catch(() => e);
 }
 
+/** The full module's bindings, once it is loaded. */
+function fullBg() {
+  return loadFull().then(() => modules.full.bg);
+}
+
 /**
- * Plans, waits, performs and reports a payment: the payment module alone,
- * and the full module only to word an error of bad input (`explain`).
+ * Plans, waits, performs and reports a payment: the payment module, and
+ * the full module to word an error of bad input (`explain`) and to await
+ * `confirm` after the wallet has answered (`fullBg`).
  */
 export function pay(payment, options) {
   // A module the page compiled early is linked here, and the payment starts
   // in this turn.
   if (!payLoading) loadPay();
-  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options, explain));
+  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options, explain, fullBg));
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */

@@ -10,19 +10,25 @@ const now = () => (typeof performance == "object" && performance.now ? performan
 const shared = {};
 
 /**
- * Pays with the module whose bindings are `bg`. `explain(payment, options,
- * error)` words an input error the module refused unworded (command 11,
- * the browser's payment module only); it settles with the error to reject
- * with and never rejects.
+ * Pays with the module whose bindings are `bg`. The browser's payment
+ * module leaves two things to the full module, `full()` loading it and
+ * settling with its bindings: wording an input error it refused unworded
+ * (command 11, `explain(payment, options, error)`, which settles with the
+ * error to reject with and never rejects), and awaiting `confirm`
+ * (commands 12 and 13).
  */
-export function perform(bg, payment, options, explain) {
+export function perform(bg, payment, options, explain, full) {
   let onEvent;
   try {
     onEvent = options?.onEvent;
   } catch {
     // a throwing getter: no events
   }
-  return drive(() => bg.__payStart(payment, options), (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (e) => explain(payment, options, e));
+  const go = (start, bg) =>
+    drive(start, (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (e) => explain(payment, options, e), full, (bg, hint, ms) =>
+      go(() => bg.__confirmStart(payment, options, hint, ms), bg),
+    );
+  return go(() => bg.__payStart(payment, options), bg);
 }
 
 /** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
@@ -30,7 +36,7 @@ export function waitFor(bg, name, readyEvent, options) {
   return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__waitStep(id, kind, v));
 }
 
-function drive(start, step, onEvent, explain) {
+function drive(start, step, onEvent, explain, full, handOff) {
   return new Promise((resolve, reject) => {
     let id;
     let over = false;
@@ -116,7 +122,22 @@ function drive(start, step, onEvent, explain) {
           } catch (x) {
             feed(8, x);
           }
-        } else {
+        } else if (op == 13) full().catch(() => {});
+        // This run's end performed first, so that the payment slot passes
+        // from this module's run to the full module's in one turn.
+        else if (op == 12)
+          full().then(
+            (bg) => {
+              end();
+              handOff(bg, a, b).then(resolve, reject);
+            },
+            (x) => {
+              end();
+              d.cause = x;
+              reject(d);
+            },
+          );
+        else {
           if (op == 9 && b) emit(b, a);
           end();
           if (op == 11) explain(a).then(reject);
