@@ -75,15 +75,13 @@ fn refused(op: f64, e: JsValue) -> Array {
 /// `confirm` (its command 12, [`crate::perform::Cmd::HandOff`]): `hint` is
 /// the wallet's result as that module reported it (with `raw`), `ms`
 /// `confirmTimeoutMs`. It then goes on as any payment, fed by
-/// `__payStep`, and holds the payment slot until its end.
+/// `__payStep`. The payment slot stays claimed by the run that handed
+/// over, which the shim ends after this one.
 #[cfg(feature = "web-extra")]
 #[wasm_bindgen(js_name = __confirmStart, skip_typescript)]
 pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32) -> Array {
     use crate::outcome::{PayResult, Status};
-    let slot = match claim("pay") {
-        Ok(s) => s,
-        Err(e) => return refused(10.0, e),
-    };
+    let slot = InFlight;
     let text = |k: &str| env::get(&hint, k).as_string();
     let status = text("status").and_then(|s| Status::from_name(&s)).unwrap_or(Status::Pending);
     let mut result = PayResult::new(status, &text("channel").unwrap_or_default(), text("code"));

@@ -17,7 +17,7 @@
 //! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
 //! | 9, 10 | `[9, result, event]`, `[10, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
 //! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
-//! | 12 | `[12, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)` (this run's end performed first); where it does not load, the run ends and rejects with `error` (`confirm_failed`, with `hint` as its `result`), the load's error as its `cause` |
+//! | 12 | `[12, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
 //! | 13 | `[13]` (the payment module, with `confirm`) | starts loading the full module (a failure is 12's) |
 //!
 //! A payment that cannot start (busy, or bad input where it is worded)

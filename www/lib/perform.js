@@ -123,20 +123,19 @@ function drive(start, step, onEvent, explain, full, handOff) {
             feed(8, x);
           }
         } else if (op == 13) full().catch(() => {});
-        // This run's end performed first, so that the payment slot passes
-        // from this module's run to the full module's in one turn.
+        // This run, and with it the payment slot, ends with the full
+        // module's run.
         else if (op == 12)
-          full().then(
-            (bg) => {
-              end();
-              handOff(bg, a, b).then(resolve, reject);
-            },
-            (x) => {
-              end();
-              d.cause = x;
-              reject(d);
-            },
-          );
+          full()
+            .then(
+              (bg) => handOff(bg, a, b),
+              (x) => {
+                d.cause = x;
+                throw d;
+              },
+            )
+            .finally(end)
+            .then(resolve, reject);
         else {
           if (op == 9 && b) emit(b, a);
           end();
