@@ -5,7 +5,7 @@
 use super::wait::{self, Looked};
 use super::{ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
-use crate::error::{cat, words, Code, PayError};
+use crate::error::{cat, Code, PayError};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
@@ -24,10 +24,7 @@ impl<V: Clone> Run<V> {
     pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut impl Out<V>) {
         let (bridge, event) = event_names(&self.opts, wallet);
         if self.runtime.host != wallet && !w.has_global(bridge) {
-            // Unworded in the browser's payment module, like bad input: the
-            // full module words it (crate::error::WORDED; web/protocol.rs,
-            // command 11).
-            let msg = words!(
+            let msg = cat!(
                 self.channel,
                 " pays through the ",
                 wallet.as_str(),

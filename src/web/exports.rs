@@ -69,33 +69,23 @@ pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValu
     plan_js(&payment, &options).map(|(_, _, _, p)| to_js(&p.to_json())).map_err(|e| err(&e))
 }
 
-/// `__explain(payment, options, error) -> PayError`: the words of an error
-/// that the browser's payment module refused unworded
-/// ([`crate::error::WORDED`]; the shim asks when `pay()` gets command 11):
-/// bad input, or a wallet or API not on the page when the payment starts.
-/// This module runs the same checks on the same input, and starts the
-/// same run without performing any of its commands, and answers its own
+/// `__explain(payment, options, error) -> PayError`: the words of an input
+/// error that the browser's payment module refused unworded
+/// ([`crate::error::WORDED`]; the shim asks when `pay()` gets command 11).
+/// This module runs the same checks on the same input and answers its own
 /// error when that has the same code and field, else `error` as it is (the
-/// input or the page changed in between, or the two builds disagree).
+/// input changed in between, or the two builds disagree).
 #[cfg(feature = "web-extra")]
 #[wasm_bindgen(js_name = __explain, skip_typescript)]
 pub fn explain(payment: JsValue, options: JsValue, error: JsValue) -> JsValue {
-    use super::protocol::{Encode, Page};
-    let same = |e: &JsValue| ["code", "field"].iter().all(|k| env::get(e, k).as_string() == env::get(&error, k).as_string());
-    let own = match plan_js(&payment, &options) {
-        Err(e) => err(&e),
-        Ok((_, opts, runtime, plan)) => {
-            // The commands as the shim would get them, none performed: an
-            // error among them is the last command, `[10, error]`.
-            let out = js_sys::Array::new();
-            crate::perform::Run::start_into(plan, opts, runtime, false, &Page(&options), &mut Encode(&out, &payment, &options));
-            env::get(&out.at(-1), "1")
+    match plan_js(&payment, &options) {
+        Err(e)
+            if env::get(&error, "code").as_string().as_deref() == Some(e.code.as_str())
+                && env::get(&error, "field").as_string() == e.field =>
+        {
+            err(&e)
         }
-    };
-    if env::is_object(&own) && same(&own) {
-        own
-    } else {
-        error
+        _ => error,
     }
 }
 

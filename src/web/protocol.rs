@@ -16,7 +16,7 @@
 //! | 7 | `[7, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[4 \| 5 \| 6, v]` |
 //! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
 //! | 9, 10 | `[9, result, event]`, `[10, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
-//! | 11 | `[11, error]` (the payment module's bad input, run 0, or a run's `wrong_runtime` at its start) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
+//! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
 //! | 12 | `[12, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
 //! | 13 | `[13]` (the payment module, with `confirm`) | starts loading the full module (a failure is 12's) |
 //!
@@ -168,12 +168,6 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
             (12, hint, n(*ms), e, u())
         }
         Cmd::Done(r) => (9, with_raw(r), s("result"), u(), u()),
-        // The payment module's unworded refusal at the start (the wallet's
-        // bridge is not on the page): worded by the full module, as bad
-        // input is (op 11).
-        Cmd::Fail(e, None, None) if !crate::error::WORDED && e.code == Code::WrongRuntime && e.field.as_deref() == Some("pay_channel") => {
-            (11, err(e), u(), u(), u())
-        }
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
