@@ -171,32 +171,50 @@ function whenLoaded(which, load, call) {
 }
 
 /**
- * The words of an input error the payment module refused unworded: the full
- * module runs the same checks and words it (src/error.rs, WORDED); where it
- * does not load, the error stays as it is (its code, its field, and a short
- * message naming both).
+ * What the payment module leaves to the full module (www/lib/perform.js,
+ * `more`; src/web/protocol.rs has the commands). 11: the words of an input
+ * error it refused unworded; the full module runs the same checks and words
+ * it (src/error.rs, WORDED), and where it does not load the error stays as
+ * it is (its code, its field, and a short message naming both). 13: the
+ * wallet has been called, and `confirm` will be awaited: the full module is
+ * fetched while the wallet's screen is up. 12: the wallet's result, `hint`,
+ * for the full module to await `confirm` on; this run (and with it the
+ * payment slot) ends with that one. Where the full module does not load,
+ * the payment fails with the error the command carries (`confirm_failed`,
+ * with the result), the load's error as its cause.
  */
-function explain(payment, options, e) {
-  return loadFull()
-    .then(() => modules.full.bg.__explain(payment, options, e))
-    .catch(() => e);
-}
-
-/** The full module's bindings, once it is loaded. */
-function fullBg() {
-  return loadFull().then(() => modules.full.bg);
+function toFull(payment, options) {
+  return ([op, a, b, d], end, resolve, reject, go) => {
+    if (op == 11) {
+      end();
+      loadFull()
+        .then(() => modules.full.bg.__explain(payment, options, a))
+        .catch(() => a)
+        .then(reject);
+    } else if (op == 13) loadFull().catch(() => {});
+    else
+      loadFull()
+        .then(
+          () => go(() => modules.full.bg.__confirmStart(payment, options, a, b), modules.full.bg),
+          (x) => {
+            d.cause = x;
+            throw d;
+          },
+        )
+        .finally(end)
+        .then(resolve, reject);
+  };
 }
 
 /**
  * Plans, waits, performs and reports a payment: the payment module, and
- * the full module to word an error of bad input (`explain`) and to await
- * `confirm` after the wallet has answered (`fullBg`).
+ * the full module for what the payment module leaves to it (`toFull`).
  */
 export function pay(payment, options) {
   // A module the page compiled early is linked here, and the payment starts
   // in this turn.
   if (!payLoading) loadPay();
-  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options, explain, fullBg));
+  return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options, toFull(payment, options)));
 }
 
 /** The card-network flow: read the callback, order with its code, go to `expend.pay_url`. */

@@ -10,24 +10,20 @@ const now = () => (typeof performance == "object" && performance.now ? performan
 const shared = {};
 
 /**
- * Pays with the module whose bindings are `bg`. The browser's payment
- * module leaves two things to the full module, `full()` loading it and
- * settling with its bindings: wording an input error it refused unworded
- * (command 11, `explain(payment, options, error)`, which settles with the
- * error to reject with and never rejects), and awaiting `confirm`
- * (commands 12 and 13).
+ * Pays with the module whose bindings are `bg`. What the browser's payment
+ * module leaves to the full module (commands 11 to 13: wording an input
+ * error, awaiting `confirm`) is performed by `more(command, end, resolve,
+ * reject, go)`, which the browser entry passes (index.js); `go(start, bg)`
+ * goes on with a run of module `bg` that `start()` begins.
  */
-export function perform(bg, payment, options, explain, full) {
+export function perform(bg, payment, options, more) {
   let onEvent;
   try {
     onEvent = options?.onEvent;
   } catch {
     // a throwing getter: no events
   }
-  const go = (start, bg) =>
-    drive(start, (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (e) => explain(payment, options, e), full, (bg, hint, ms) =>
-      go(() => bg.__confirmStart(payment, options, hint, ms), bg),
-    );
+  const go = (start, bg) => drive(start, (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (...c) => more(...c, go));
   return go(() => bg.__payStart(payment, options), bg);
 }
 
@@ -36,7 +32,7 @@ export function waitFor(bg, name, readyEvent, options) {
   return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__waitStep(id, kind, v));
 }
 
-function drive(start, step, onEvent, explain, full, handOff) {
+function drive(start, step, onEvent, more) {
   return new Promise((resolve, reject) => {
     let id;
     let over = false;
@@ -122,25 +118,11 @@ function drive(start, step, onEvent, explain, full, handOff) {
           } catch (x) {
             feed(8, x);
           }
-        } else if (op == 13) full().catch(() => {});
-        // This run, and with it the payment slot, ends with the full
-        // module's run.
-        else if (op == 12)
-          full()
-            .then(
-              (bg) => handOff(bg, a, b),
-              (x) => {
-                d.cause = x;
-                throw d;
-              },
-            )
-            .finally(end)
-            .then(resolve, reject);
+        } else if (op > 10) more(c, end, resolve, reject);
         else {
           if (op == 9 && b) emit(b, a);
           end();
-          if (op == 11) explain(a).then(reject);
-          else (op == 9 ? resolve : reject)(a);
+          (op == 9 ? resolve : reject)(a);
         }
       }
     }
