@@ -19,6 +19,8 @@ extern crate alloc;
 
 pub mod action;
 pub mod authorize;
+#[cfg(any(test, all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js"))))]
+pub mod bump;
 pub mod encode;
 pub mod error;
 pub mod json;
@@ -62,8 +64,9 @@ pub use runtime::{Host, Runtime};
 /// library leaves the feature off).
 #[cfg(all(target_arch = "wasm32", any(feature = "wasm-runtime", feature = "wasm2js")))]
 mod wasm_runtime {
-    // The wasm2js build has its own heap (web/arena.rs).
-    #[cfg(not(feature = "wasm2js"))]
+    // The wasm2js build has its own heap (web/arena.rs), and the browser's
+    // payment module a bump allocator (bump.rs).
+    #[cfg(all(not(feature = "wasm2js"), feature = "web-tools"))]
     #[global_allocator]
     static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
         // SAFETY: the wasm build is single-threaded (see web::local).

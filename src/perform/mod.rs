@@ -149,6 +149,12 @@ impl<V: Clone> Run<V> {
         run
     }
 
+    /// Whether a wallet callback now would be the one that counts (the
+    /// edge reads its answer only then).
+    pub fn takes_answer(&self) -> bool {
+        self.answer.is_none() && matches!(self.phase, Phase::Calling | Phase::Awaiting)
+    }
+
     /// Whether the run has ended.
     pub fn over(&self) -> bool {
         self.phase == Phase::Over

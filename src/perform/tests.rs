@@ -206,9 +206,12 @@ fn without_confirm_here_the_result_is_handed_over_and_confirmed_by_the_run_that_
     // while the wallet's screen is up, then given the result.
     let (mut run, _) = start(W1, opts, Host::Wallet1, &w);
     run.hand_off = true;
+    assert!(run.takes_answer(), "a callback during the call counts");
     let out = run.step(Input::Returned, &w);
     assert_eq!(kinds(&out), ["preload", "timer Answer 600000", "listen visibilitychange"]);
+    assert!(run.takes_answer());
     let out = run.step(Input::Callback(Callback::Success, 1, answer("6001")), &w);
+    assert!(!run.takes_answer(), "only the first answer is read");
     assert_eq!(kinds(&out), ["emit callback", "unlisten visibilitychange", "clear Answer", "clear Grace", "hand off cancelled 700"]);
     assert!(run.over());
     assert!(run.step(Input::Confirmed(Some("succeeded".into())), &w).is_empty(), "the run that handed over is over");

@@ -29,7 +29,9 @@ struct Flight {
     run: Run<JsValue>,
     payment: JsValue,
     options: JsValue,
-    _slot: InFlight,
+    /// The payment slot, where this run holds it: a run that goes on from
+    /// the payment module's hand-over leaves it to that module's run.
+    _slot: Option<InFlight>,
 }
 
 static FLIGHT: Local<RefCell<Option<Flight>>> = Local::new(RefCell::new(None));
@@ -48,6 +50,13 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
         Ok(s) => s,
         Err(e) => return refused(10.0, e),
     };
+    // The slot claimed and no payment in flight: nothing on the heap is
+    // live (the module's heap serves the payment in flight only), and the
+    // payment module takes it all back (bump.rs).
+    #[cfg(all(feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
+    if FLIGHT.with(|s| s.borrow().is_none()) {
+        crate::bump::reset();
+    }
     let (_, opts, runtime, plan) = match super::exports::plan_js(&payment, &options) {
         Ok(p) => p,
         Err(e) => return refused(if crate::error::WORDED { 10.0 } else { 11.0 }, err(&e)),
@@ -55,7 +64,7 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     let confirm = env::method(&options, "confirm").is_some();
     let (id, out) = started(&NEXT);
     let run = Run::start_into(plan, opts, runtime, confirm, &Page(&options), &mut Encode(&out, &payment, &options));
-    FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: slot }));
+    FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: Some(slot) }));
     out
 }
 
@@ -81,7 +90,6 @@ fn refused(op: f64, e: JsValue) -> Array {
 #[wasm_bindgen(js_name = __confirmStart, skip_typescript)]
 pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32) -> Array {
     use crate::outcome::{PayResult, Status};
-    let slot = InFlight;
     let text = |k: &str| env::get(&hint, k).as_string();
     let status = text("status").and_then(|s| Status::from_name(&s)).unwrap_or(Status::Pending);
     let mut result = PayResult::new(status, &text("channel").unwrap_or_default(), text("code"));
@@ -92,7 +100,7 @@ pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32)
     let raw = (env::kind(&raw) != env::kind::UNDEFINED).then_some(raw);
     let (id, out) = started(&NEXT);
     let run = Run::confirming(result, raw, ms, &mut Encode(&out, &payment, &options));
-    FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: slot }));
+    FLIGHT.with(|s| *s.borrow_mut() = Some(Flight { id, run, payment, options, _slot: None }));
     out
 }
 
@@ -109,7 +117,7 @@ pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
         // The shim has performed the end: the payment slot is free again.
         return out;
     }
-    let input = input_of(kind, v);
+    let input = input_of(kind, v, f.run.takes_answer());
     f.run.step_into(input, &Page(&f.options), &mut Encode(&out, &f.payment, &f.options));
     // Kept, and with it the payment slot, until the shim has performed the
     // end (so that `pay()` from an `onEvent` of the last batch is still

@@ -84,8 +84,12 @@ pub fn started(counter: &Local<Cell<u32>>) -> (u32, Array) {
     (id, out)
 }
 
-/// What happened, as the shim feeds it (`kind`, see the table above).
-pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
+/// What happened, as the shim feeds it (`kind`, see the table above). A
+/// wallet callback's answer is read only when `answer` (the run takes it,
+/// [`crate::perform::Run::takes_answer`]): one that would not count is
+/// neither read nor kept (no memory a callback, however many the wallet
+/// makes; `bump.rs`).
+pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Input<JsValue> {
     match kind {
         0 => Input::Returned,
         1 => Input::Threw(v),
@@ -99,7 +103,7 @@ pub fn input_of(kind: u32, v: JsValue) -> Input<JsValue> {
         }),
         4..=6 => {
             let which = [Callback::Success, Callback::Fail, Callback::CompleteOnly][kind as usize - 4];
-            let answer = answer_of(&v);
+            let answer = if answer { answer_of(&v) } else { Json::Null };
             Input::Callback(which, v, answer)
         }
         // Never fed to the browser's payment module, which hands `confirm`

@@ -68,7 +68,7 @@ pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
     });
     if let Some((_, mut wait)) = taken.filter(|_| kind != 9) {
         let none = JsValue::UNDEFINED;
-        wait.step_into(input_of(kind, v), &Page(&none), &mut Encode(&out, &none, &none));
+        wait.step_into(input_of(kind, v, false), &Page(&none), &mut Encode(&out, &none, &none));
         keep(id, wait, &out);
     }
     out

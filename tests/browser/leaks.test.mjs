@@ -100,3 +100,54 @@ test("1,000 timed-out and 1,000 failed payments leave no listener, timer or clos
   console.log(`wasm memory ${r.first.memory} bytes after 2,000 payments, ${r.second.memory} after 4,000; timers made ${r.second.live.made}`);
   await page.close();
 });
+
+test("the payment module's heap is taken back when the next payment starts: large inputs, and a wallet that calls back 20,000 times, leave its memory flat", async () => {
+  const page = await ctx.browser.newPage();
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+  const r = await page.evaluate(async () => {
+    const mod = await import("/pkg/index.js");
+    const big = "x".repeat(200_000);
+    const payment = {
+      pay_channel: "wallet1_pub",
+      pay_info: { tradeNO: "T100" },
+      note: big,
+      lines: Array.from({ length: 2000 }, (_, i) => ({ i, sku: `sku-${i}` })),
+    };
+    const answer = { resultCode: "9000", memo: big, errorMessage: big.slice(0, 50_000) };
+    const statuses = {};
+    const round = async (n) => {
+      window.Wallet1JSBridge = { call: (op, params, cb) => cb(answer) };
+      for (let i = 0; i < n; i++) {
+        const res = await mod.pay(payment, { onEvent: () => {}, allowedHosts: ["*.example.com"] });
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }
+    };
+    await round(20);
+    const first = mod.__wasmMemoryBytes();
+    await round(200);
+    const second = mod.__wasmMemoryBytes();
+    // A wallet that calls back 20,000 times while it is called, each time
+    // with a 250 KB answer: the first counts and is read, the others are
+    // reported as callback_ignored and not read (5 GB if they were).
+    let ignored = 0;
+    window.Wallet1JSBridge = {
+      call: (op, params, cb) => {
+        for (let i = 0; i < 20_000; i++) cb(answer);
+      },
+    };
+    const spam = await mod.pay(payment, { onEvent: (e) => (ignored += e.type === "callback_ignored") });
+    const third = mod.__wasmMemoryBytes();
+    await round(20);
+    const fourth = mod.__wasmMemoryBytes();
+    return { statuses, first, second, third, fourth, ignored, spam: [spam.status, spam.code], counts: mod.__debugCounts() };
+  });
+  assert.deepEqual(r.statuses, { succeeded: 240 });
+  assert.deepEqual(r.spam, ["succeeded", "9000"]);
+  assert.equal(r.ignored, 19_999);
+  assert.equal(r.second, r.first, `wasm memory grew from ${r.first} to ${r.second} bytes over 200 payments`);
+  assert.ok(r.third - r.first <= 1 << 20, `the wallet's 20,000 callbacks grew wasm memory from ${r.first} to ${r.third} bytes`);
+  assert.equal(r.fourth, r.third);
+  assert.deepEqual(r.counts, { listeners: 0, waiters: 0, retained: 0 });
+  console.log(`payment module memory ${r.first} bytes after 20 payments of 0.2 MB, ${r.second} after 220, ${r.fourth} after 20,000 callbacks and 20 more`);
+  await page.close();
+});
