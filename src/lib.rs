@@ -65,7 +65,7 @@ pub use runtime::{Host, Runtime};
 #[cfg(all(target_arch = "wasm32", any(feature = "wasm-runtime", feature = "wasm2js")))]
 mod wasm_runtime {
     // The wasm2js build has its own heap (web/arena.rs), and the browser's
-    // payment module a bump allocator (bump.rs).
+    // payment module a bump allocator (bump/).
     #[cfg(all(not(feature = "wasm2js"), feature = "web-tools"))]
     #[global_allocator]
     static ALLOC: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =

@@ -141,7 +141,7 @@
 //! times with 250 KB answers: the payment module's memory flat), and the
 //! fuzz targets (no input panics the core). The browser's payment module
 //! frees nothing piece by piece and takes its heap back when the next
-//! payment starts (`bump.rs`): a payment's input is bounded as above, and a
+//! payment starts (`src/bump/`): a payment's input is bounded as above, and a
 //! wallet callback that does not count is not read, so no wallet can grow
 //! it call by call.
 //!

@@ -52,7 +52,7 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     };
     // The slot claimed and no payment in flight: nothing on the heap is
     // live (the module's heap serves the payment in flight only), and the
-    // payment module takes it all back (bump.rs).
+    // payment module takes it all back (src/bump/).
     #[cfg(all(feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
     if FLIGHT.with(|s| s.borrow().is_none()) {
         crate::bump::reset();

@@ -88,7 +88,7 @@ pub fn started(counter: &Local<Cell<u32>>) -> (u32, Array) {
 /// wallet callback's answer is read only when `answer` (the run takes it,
 /// [`crate::perform::Run::takes_answer`]): one that would not count is
 /// neither read nor kept (no memory a callback, however many the wallet
-/// makes; `bump.rs`).
+/// makes; `src/bump/`).
 pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Input<JsValue> {
     match kind {
         0 => Input::Returned,
