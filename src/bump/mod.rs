@@ -72,16 +72,20 @@ impl<G: Grow> Bump<G> {
                     return null_mut();
                 }
                 let region = former * PAGE;
-                let contiguous = region == self.end.get();
+                // (No pages yet: none to be contiguous with, even where
+                // memory starts empty.)
+                let contiguous = region == self.end.get() && region != 0;
                 self.end.set(region + pages * PAGE);
                 if contiguous {
                     start
                 } else {
                     // The first pages, or memory grown by someone else in
                     // between: start over in the new pages (the ones before
-                    // are left alone).
-                    self.base.set(region);
-                    (region + align - 1) & !(align - 1)
+                    // are left alone). Never at address 0, the null
+                    // pointer, where memory starts empty.
+                    let from = region.max(1);
+                    self.base.set(from);
+                    (from + align - 1) & !(align - 1)
                 }
             }
         };

@@ -85,3 +85,15 @@ fn no_memory_is_a_null_pointer_never_a_wrong_one() {
     // What fits still does.
     assert_ne!(take(&b, 64, 8), 0);
 }
+
+#[test]
+fn a_memory_that_starts_empty_never_gives_address_zero() {
+    let mem = fake(0);
+    let b = Bump::new(&mem);
+    let a = take(&b, 16, 8);
+    assert_eq!(a, 8);
+    assert_eq!(take(&b, 1, 1), 24);
+    b.reset();
+    assert_eq!(take(&b, 1, 1), 1, "after a reset too");
+    assert_eq!(take(&b, 16, 8), 8);
+}
