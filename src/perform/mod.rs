@@ -240,7 +240,7 @@ impl<V: Clone> Run<V> {
             (Phase::Waiting, Input::Event(_)) => self.look(false, w, out),
             (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
-                if self.answer.is_some() {
+                if !self.takes_answer() {
                     out.push(Cmd::Emit("callback_ignored", Detail::Value(v)));
                 } else {
                     out.push(Cmd::Emit("callback", Detail::Value(v.clone())));
