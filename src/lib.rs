@@ -19,7 +19,6 @@ extern crate alloc;
 
 pub mod action;
 pub mod authorize;
-#[cfg(any(test, all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js"))))]
 pub mod bump;
 pub mod encode;
 pub mod error;

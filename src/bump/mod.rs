@@ -102,25 +102,29 @@ unsafe impl<G: Grow> GlobalAlloc for Bump<G> {
     unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
 }
 
-/// The module's own memory.
-#[cfg(target_arch = "wasm32")]
-pub struct Wasm;
+/// The browser payment module's heap (with `wasm-runtime`, without
+/// `web-tools`: every other wasm build keeps lol_alloc's free list, the
+/// wasm2js build its arena; lib.rs).
+#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
+pub mod heap {
+    use super::{Bump, Grow};
 
-#[cfg(target_arch = "wasm32")]
-impl Grow for Wasm {
-    fn grow(&self, pages: usize) -> usize {
-        core::arch::wasm32::memory_grow(0, pages)
+    /// The module's own memory.
+    pub struct Wasm;
+
+    impl Grow for Wasm {
+        fn grow(&self, pages: usize) -> usize {
+            core::arch::wasm32::memory_grow(0, pages)
+        }
     }
-}
 
-#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
-#[global_allocator]
-static HEAP: Bump<Wasm> = Bump::new(Wasm);
+    #[global_allocator]
+    static HEAP: Bump<Wasm> = Bump::new(Wasm);
 
-/// Takes back the payment module's heap (see the module's notes).
-#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
-pub fn reset() {
-    HEAP.reset();
+    /// Takes back the payment module's heap (see the module's notes).
+    pub fn reset() {
+        HEAP.reset();
+    }
 }
 
 #[cfg(test)]

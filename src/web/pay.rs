@@ -55,7 +55,7 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     // payment module takes it all back (src/bump/).
     #[cfg(all(feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
     if FLIGHT.with(|s| s.borrow().is_none()) {
-        crate::bump::reset();
+        crate::bump::heap::reset();
     }
     let (_, opts, runtime, plan) = match super::exports::plan_js(&payment, &options) {
         Ok(p) => p,
