@@ -126,6 +126,25 @@ js = js.replace(/^import \{ ([\w$, ]+) \} from '(\.\/snippets\/[^']+)';\n/gm, (_
 });
 if (/from '\.\/snippets\//.test(js)) throw new Error(`${inJs} imports a snippet in a form this script does not inline`);
 
+// Strings from JavaScript are written into the module's memory by
+// wasm-bindgen's own branch for a module without `realloc`: encoded once,
+// copied once. The other branch (ASCII copied by hand, then the rest
+// re-allocated and encoded into place, and `encodeInto` polyfilled for it)
+// saves one short-lived array a string; the strings a payment reads are a
+// few short fields, and the branch costs the browser entry 0.25 KB gzipped
+// (tests/bench/README.md).
+if (js.includes("passStringToWasm0")) {
+  const full = /^function passStringToWasm0\(arg, malloc, realloc\) \{\n {4}if \(realloc === undefined\) \{\n([\s\S]*?)\n {4}\}\n[\s\S]*?\n\}\n/m;
+  if (!full.test(js)) throw new Error(`${inJs}: passStringToWasm0 has a body this script does not read`);
+  js = js.replace(full, (_, body) => `function passStringToWasm0(arg, malloc) {\n${body.replace(/^ {4}/gm, "")}\n}\n`);
+  const calls = /passStringToWasm0\(([\w$.]+), (wasm\.[\w$]+), wasm\.[\w$]+\)/g;
+  js = js.replace(calls, (_, arg, malloc) => `passStringToWasm0(${arg}, ${malloc})`);
+  if (/passStringToWasm0\([^)]*,[^)]*,/.test(js)) throw new Error(`${inJs}: a call of passStringToWasm0 in a form this script does not read`);
+  const polyfill = /^if \(!\('encodeInto' in cachedTextEncoder\)\) \{\n[\s\S]*?\n\}\n/m;
+  js = js.replace(polyfill, "");
+  if (js.includes("encodeInto")) throw new Error(`${inJs}: encodeInto is still used`);
+}
+
 // With --bindings (the glues bundled into an entry), every export of the
 // glue also as one plain object, which the entry hands to the module as
 // its imports and calls the exports through. A bundler writes an `import
