@@ -12,7 +12,6 @@
 //! end the shim feeds `[9]`, which frees the payment slot.
 
 use super::busy::{claim, InFlight};
-use super::convert::set;
 use super::env;
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
@@ -105,8 +104,15 @@ pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32)
 }
 
 /// `__payStep(run, kind, value) -> commands`: what happened, fed back.
+/// Kind 10 is no step: it answers `[listeners, waiters, retained]`, what
+/// the module holds on to right now (the shim's `__debugCounts`, for leak
+/// tests and the demo's diagnostics), through this export rather than one
+/// of its own (0.15 KB less gzipped on the browser entry).
 #[wasm_bindgen(js_name = __payStep, skip_typescript)]
 pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
+    if kind == 10 {
+        return debug_counts();
+    }
     let out = Array::new();
     // Taken out while the core steps: a value the shim hands on may call
     // back into this module, which then finds no payment to feed.
@@ -131,12 +137,9 @@ pub fn counts() -> (usize, usize, usize) {
     FLIGHT.with(|s| s.borrow().as_ref().map_or((0, 0, 0), |f| f.run.counts()))
 }
 
-/// `__debugCounts() -> { listeners, waiters, retained }`: what the module
-/// holds on to right now (for leak tests and the demo's diagnostics):
-/// ready-event listeners, bridge waiters, and wallet callbacks that still
-/// count (none between payments).
-#[wasm_bindgen(js_name = __debugCounts, skip_typescript)]
-pub fn debug_counts() -> JsValue {
+/// `[listeners, waiters, retained]`: ready-event listeners, bridge waiters,
+/// and wallet callbacks that still count (none between payments).
+fn debug_counts() -> Array {
     #[allow(unused_mut)]
     let (mut listeners, mut waiters, mut retained) = counts();
     #[cfg(feature = "web-extra")]
@@ -146,9 +149,7 @@ pub fn debug_counts() -> JsValue {
         waiters += w;
         retained += super::dom::live_callbacks();
     }
-    let o = js_sys::Object::new();
-    for &(k, v) in [("listeners", listeners), ("waiters", waiters), ("retained", retained)].iter() {
-        set(&o, k, &JsValue::from_f64(v as f64));
-    }
-    o.into()
+    let n = |x: usize| JsValue::from_f64(x as f64);
+    let u = JsValue::UNDEFINED;
+    Array::of5(&n(listeners), &n(waiters), &n(retained), &u, &u)
 }

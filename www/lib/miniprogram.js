@@ -11,7 +11,7 @@
 import "./textcoding.js";
 import { bindings as wasmBindings } from "./paybridge_mini_bg.js";
 import { perform } from "./perform.js";
-import { PayError, link, modules } from "./shared.js";
+import { PayError, countsOf, link, modules } from "./shared.js";
 
 export { PayError, __wasmMemoryBytes } from "./shared.js";
 
@@ -135,7 +135,10 @@ export const wallet1MiniAuthRequest = bound("wallet1MiniAuthRequest");
 export const wallet2LaunchRequest = bound("wallet2LaunchRequest");
 export const readLaunchOptions = bound("readLaunchOptions");
 export const launchAppButton = bound("launchAppButton");
-export const __debugCounts = bound("__debugCounts");
+export function __debugCounts() {
+  if (bindings === null) throw notReady("__debugCounts() was called before ready() resolved");
+  return countsOf(bindings);
+}
 
 /** Plans and performs a payment through `options.api` (the mini-program's API object). */
 export async function pay(payment, options) {

@@ -67,19 +67,26 @@ export function guardClass(name) {
   return Guarded;
 }
 
+/** What the module whose bindings are `bg` holds on to right now: `{
+ * listeners, waiters, retained }` (`__payStep`'s kind 10, src/web/pay.rs). */
+export function countsOf(bg) {
+  const [listeners, waiters, retained] = bg.__payStep(0, 10);
+  return { listeners, waiters, retained };
+}
+
 /**
  * What the loaded modules hold on to right now, summed: `{ listeners,
  * waiters, retained }` (for leak tests and the demo's diagnostics;
  * `retained`: callbacks handed to JavaScript still live, none between
- * payments). `pay()`
- * waits in the payment module, `waitForBridge()` in the full one.
+ * payments). `pay()` waits in the payment module, `waitForBridge()` in the
+ * full one.
  */
 export function __debugCounts() {
   const mods = [...new Set([modules.pay, modules.full])].filter(Boolean);
   if (mods.length === 0) throw notReady("__debugCounts");
   const sum = { listeners: 0, waiters: 0, retained: 0 };
   for (const m of mods) {
-    const c = m.bg.__debugCounts();
+    const c = countsOf(m.bg);
     for (const k in sum) sum[k] += c[k];
   }
   return sum;
