@@ -140,7 +140,8 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm pkg/
 	# The full module's glue, minified as it is (its exports keep their
-	# names): 7.0 to 3.1 KB gzipped, fetched by ready().
+	# names): 7.0 to 3.1 KB gzipped. Node's entry imports it; a browser
+	# fetches it bundled into full.js, with what loads the module (below).
 	$(TERSER) --module $(SHORT)/paybridge_full_bg.js --output pkg/paybridge_full_bg.js
 	cp www/lib/node.js www/lib/shared.js www/lib/perform.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
@@ -149,10 +150,16 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# module's glue stays separate and is imported only by ready().
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
-	  --external:./paybridge_full_bg.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
+	  --external:./full.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
 	# terser's compression after esbuild's minifying (TERSER): 0.19 KB less
 	# gzipped on the entry, what a page fetches before paying.
 	$(TERSER) --module $(STAGE)/browser.js --output pkg/index.js
+	# What the entry imports when it first needs the full module (ready()):
+	# the module's glue and its loading, one file.
+	mkdir -p $(STAGE)/full && cp www/lib/full.js $(SHORT)/paybridge_full_bg.js $(STAGE)/full/
+	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
+	  $(STAGE)/full/full.js --outfile=$(STAGE)/full.min.js
+	$(TERSER) --module $(STAGE)/full.min.js --output pkg/full.js
 	# ... and the payment module's .wasm is carried inside it: one request.
 	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm
 	# fflate's inflater, for a runtime without DecompressionStream.
@@ -210,13 +217,12 @@ $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
 # Short names between each module and its glue (www/build/short-names.mjs);
-# the glues bundled into an entry also export `bindings`, one plain object
-# (the full module's glue is loaded as it is, so it goes without).
-BINDINGS := --bindings
-$(SHORT)/paybridge_full_bg.wasm $(SHORT)/paybridge_full_bg.js: BINDINGS :=
+# each glue also exports `bindings`, one plain object, for the bundles that
+# hand it to its module (the browser entry, full.js, the mini-program
+# bundles).
 $(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs
 	@mkdir -p $(SHORT)
-	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js $(BINDINGS)
+	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings
 
 $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)

@@ -21,9 +21,10 @@ export function sizes() {
     browser: { total: entry, wasmAlone: gz("paybridge_bg.wasm") },
   };
   // The full module, which ready() loads beside the payment module (the
-  // authorization and verification exports).
+  // authorization and verification exports): its .wasm, and full.js (its
+  // glue and its loading).
   const fullWasm = gz("paybridge_full_bg.wasm");
-  const fullGlue = gz("paybridge_full_bg.js");
+  const fullGlue = gz("full.js");
   if (fullWasm !== null) out.full = { wasm: fullWasm, glue: fullGlue, total: fullWasm + fullGlue };
   const mp = gz("miniprogram.mjs");
   const mpWasm = gz("paybridge_mini_bg.wasm");

@@ -5,8 +5,9 @@
 // planning, detection, the authorization helpers and the authentication
 // client). The payment module's bytes are carried inside this entry, so a
 // page that pays downloads one file and reaches the wallet after one
-// request; `ready()` also fetches the full module, after which every
-// synchronous export works.
+// request; `ready()` also fetches the full module (full.js: its glue and
+// the loading of a module from a URL), after which every synchronous
+// export works.
 // The carried module (embedded.js); www/build/embed.mjs writes its string
 // as the entry's first statement, wherever the bundle has it.
 import { EMBEDDED } from "./embedded.js";
@@ -15,25 +16,6 @@ import { perform } from "./perform.js";
 import { PayError, link, modules } from "./shared.js";
 
 export * from "./api.js";
-
-async function instantiate(src, bg, name) {
-  const imports = { [name]: bg };
-  if (src instanceof WebAssembly.Module) return WebAssembly.instantiate(src, imports);
-  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
-    return (await WebAssembly.instantiate(src, imports)).instance;
-  }
-  const response = fetch(src);
-  if (typeof WebAssembly.instantiateStreaming === "function") {
-    try {
-      return (await WebAssembly.instantiateStreaming(response, imports)).instance;
-    } catch (e) {
-      // A server that does not send application/wasm: read the bytes instead.
-      if (!(e instanceof TypeError)) throw e;
-    }
-  }
-  const bytes = await (await response).arrayBuffer();
-  return (await WebAssembly.instantiate(bytes, imports)).instance;
-}
 
 function failed(e) {
   return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e}`, "not_ready", "wasm", undefined, e);
@@ -78,10 +60,18 @@ function early() {
   return v instanceof WebAssembly.Module || typeof v?.then == "function" ? v : undefined;
 }
 
+/** The payment module's imports: its glue. */
+const imports = { "./paybridge_bg.js": payBg };
+
+/** Links an instance of the payment module, unless one is linked already. */
+function linked(instance) {
+  if (!modules.pay) modules.pay = link(payBg, instance.exports);
+}
+
 /** Links a compiled payment module now; false when it does not link. */
 function linkNow(module) {
   try {
-    modules.pay = link(payBg, new WebAssembly.Instance(module, { "./paybridge_bg.js": payBg }).exports);
+    modules.pay = link(payBg, new WebAssembly.Instance(module, imports).exports);
     return true;
   } catch {
     return false; // modules.pay stays null
@@ -102,10 +92,6 @@ function carried(bytes) {
 function loadPay(src) {
   if (!payLoading && modules.pay) payLoading = Promise.resolve();
   if (!payLoading) {
-    const go = (s) =>
-      instantiate(s, payBg, "./paybridge_bg.js").then((instance) => {
-        if (!modules.pay) modules.pay = link(payBg, instance.exports);
-      });
     const pre = src === undefined ? early() : undefined;
     // A module the page compiled early is linked now, so that a pay()
     // called in this turn reaches the wallet in it, before the page's first
@@ -115,12 +101,14 @@ function loadPay(src) {
     // The bytes carried here, compiled and linked as soon as they are
     // inflated, or instantiated asynchronously where the runtime refuses
     // to compile on its main thread.
-    const fromCarried = () => embedded().then((bytes) => carried(bytes) || go(bytes));
+    const fromCarried = () => embedded().then((bytes) => carried(bytes) || WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance)));
     let from;
-    if (src !== undefined) from = go(src);
+    // A module from where ready({ wasm }) says: loaded by full.js, which
+    // ready() fetches anyway.
+    if (src !== undefined) from = import("./full.js").then((m) => m.instantiate(src, imports)).then(linked);
     else if (!pre) from = fromCarried();
     // A module, or the promise of one; the bytes carried here otherwise.
-    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? go(m) : Promise.reject())).catch(fromCarried);
+    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? WebAssembly.instantiate(m, imports).then(linked) : Promise.reject())).catch(fromCarried);
     payLoading = from.catch((e) => {
       payLoading = null;
       throw failed(e);
@@ -132,10 +120,10 @@ function loadPay(src) {
 function loadFull(src) {
   if (!fullLoading && modules.full) fullLoading = Promise.resolve();
   if (!fullLoading) {
-    fullLoading = import("./paybridge_full_bg.js")
-      .then(async (fullBg) => {
-        const instance = await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), fullBg, "./paybridge_full_bg.js");
-        if (!modules.full) modules.full = link(fullBg, instance.exports);
+    fullLoading = import("./full.js")
+      .then((m) => m.load(src))
+      .then(([bg, instance]) => {
+        if (!modules.full) modules.full = link(bg, instance.exports);
       })
       .catch((e) => {
         fullLoading = null;

@@ -45,26 +45,26 @@ function notReady(name) {
   return new PayError(`${name}() was called before ready() resolved`, "not_ready");
 }
 
-/** The export `name` of module `which`, throwing `not_ready` until it is loaded. */
-export function guard(which, name) {
-  return (...args) => loaded(which, name).bg[name](...args);
+/** The full module's export `name`, throwing `not_ready` until it is loaded. */
+export function guard(name) {
+  return (...args) => loaded(name).bg[name](...args);
 }
 
-/** The module `which`, loaded; `name`'s `not_ready` error until it is. */
-export function loaded(which, name) {
-  const m = modules[which];
-  if (m === null) throw notReady(name);
-  return m;
+/** The full module, loaded; `name`'s `not_ready` error until it is. */
+export function loaded(name) {
+  if (modules.full === null) throw notReady(name);
+  return modules.full;
 }
 
-/** The class `name` of the full module: `new` throws `not_ready` until it is loaded. */
+/** The full module's class `name`: `new` throws `not_ready` until it is loaded. */
 export function guardClass(name) {
-  const Guarded = function (...args) {
-    return Reflect.construct(loaded("full", `new ${name}`).bg[name], args);
-  };
-  Object.defineProperty(Guarded, "name", { value: name });
-  Object.defineProperty(Guarded, Symbol.hasInstance, { value: (x) => modules.full !== null && x instanceof modules.full.bg[name] });
-  return Guarded;
+  const real = () => loaded(`new ${name}`).bg[name];
+  return Object.defineProperties(
+    function (...args) {
+      return Reflect.construct(real(), args);
+    },
+    { name: { value: name }, [Symbol.hasInstance]: { value: (x) => modules.full !== null && x instanceof real() } },
+  );
 }
 
 /** What the module whose bindings are `bg` holds on to right now: `{

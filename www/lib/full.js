@@ -1,0 +1,30 @@
+// The full module for the browser entry, which imports this file when it
+// first needs that module (ready(), a payment with `confirm`, a bad input
+// to word): the module's glue, bundled in by `make pkg`, and the loading
+// of a module from a URL, bytes or a compiled module, which only ready()
+// needs. Not on the way to the wallet: the entry carries what `pay()` needs.
+import { bindings as bg } from "./paybridge_full_bg.js";
+
+/** `src` (a URL, bytes or a WebAssembly.Module) instantiated with `imports`. */
+export async function instantiate(src, imports) {
+  if (src instanceof WebAssembly.Module) return WebAssembly.instantiate(src, imports);
+  if (src instanceof ArrayBuffer || ArrayBuffer.isView(src)) {
+    return (await WebAssembly.instantiate(src, imports)).instance;
+  }
+  const response = fetch(src);
+  if (typeof WebAssembly.instantiateStreaming === "function") {
+    try {
+      return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+    } catch (e) {
+      // A server that does not send application/wasm: read the bytes instead.
+      if (!(e instanceof TypeError)) throw e;
+    }
+  }
+  const bytes = await (await response).arrayBuffer();
+  return (await WebAssembly.instantiate(bytes, imports)).instance;
+}
+
+/** The full module from `src`, or from its file beside this one: `[bindings, instance]`. */
+export async function load(src) {
+  return [bg, await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), { "./paybridge_full_bg.js": bg })];
+}
