@@ -22,6 +22,25 @@ if (!outJs || (flag !== undefined && flag !== "--bindings")) {
 const wasm = readFileSync(inWasm);
 let js = readFileSync(inJs, "utf8");
 
+// Strings from JavaScript are written into the module's memory by
+// wasm-bindgen's own branch for a module without `realloc`: encoded once,
+// copied once. The other branch (ASCII copied by hand, then the rest
+// re-allocated and encoded into place, and `encodeInto` polyfilled for it)
+// saves one short-lived array a string; the strings a payment reads are a
+// few short fields, and the branch costs the browser entry 0.25 KB gzipped
+// (tests/bench/README.md).
+if (js.includes("passStringToWasm0")) {
+  const full = /^function passStringToWasm0\(arg, malloc, realloc\) \{\n {4}if \(realloc === undefined\) \{\n([\s\S]*?)\n {4}\}\n[\s\S]*?\n\}\n/m;
+  if (!full.test(js)) throw new Error(`${inJs}: passStringToWasm0 has a body this script does not read`);
+  js = js.replace(full, (_, body) => `function passStringToWasm0(arg, malloc) {\n${body.replace(/^ {4}/gm, "")}\n}\n`);
+  const calls = /passStringToWasm0\(([\w$.]+), (wasm\.[\w$]+), wasm\.[\w$]+\)/g;
+  js = js.replace(calls, (_, arg, malloc) => `passStringToWasm0(${arg}, ${malloc})`);
+  if (/passStringToWasm0\([^)]*,[^)]*,/.test(js)) throw new Error(`${inJs}: a call of passStringToWasm0 in a form this script does not read`);
+  const polyfill = /^if \(!\('encodeInto' in cachedTextEncoder\)\) \{\n[\s\S]*?\n\}\n/m;
+  js = js.replace(polyfill, "");
+  if (js.includes("encodeInto")) throw new Error(`${inJs}: encodeInto is still used`);
+}
+
 const name = (s) => Buffer.concat([leb(Buffer.byteLength(s)), Buffer.from(s)]);
 
 const renames = new Map();
@@ -42,17 +61,23 @@ function imports(body) {
   return Buffer.concat(parts);
 }
 
-/** The export section with the hashed names replaced. */
+/** The export section with the hashed names replaced, and without what
+ * the glue never reaches (`wasm.NAME`): the allocator's resizing and
+ * freeing, which the glue no longer calls (below), and the runtime's
+ * abort-handler globals, which only a build with wasm-bindgen's abort
+ * handler reads. The memory stays (the entry reads its size for the leak
+ * tests). */
 function exports(body) {
   let [count, at] = readLeb(body, 0);
-  const parts = [leb(count)];
+  const parts = [];
   while (count--) {
     const [field, a] = readName(body, at);
     const [, end] = readLeb(body, a + 1);
-    parts.push(name(hashed.test(field) ? fresh(field) : field), body.subarray(a, end));
+    const used = field === "memory" || new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}\\b`).test(js);
+    if (used) parts.push(name(hashed.test(field) ? fresh(field) : field), body.subarray(a, end));
     at = end;
   }
-  return Buffer.concat(parts);
+  return Buffer.concat([leb(parts.length / 2), ...parts]);
 }
 
 /** The data section's active segments (memory 0, constant offsets) as one
@@ -125,25 +150,6 @@ js = js.replace(/^import \{ ([\w$, ]+) \} from '(\.\/snippets\/[^']+)';\n/gm, (_
   return code.replace(/^export function /gm, "function ") + "\n";
 });
 if (/from '\.\/snippets\//.test(js)) throw new Error(`${inJs} imports a snippet in a form this script does not inline`);
-
-// Strings from JavaScript are written into the module's memory by
-// wasm-bindgen's own branch for a module without `realloc`: encoded once,
-// copied once. The other branch (ASCII copied by hand, then the rest
-// re-allocated and encoded into place, and `encodeInto` polyfilled for it)
-// saves one short-lived array a string; the strings a payment reads are a
-// few short fields, and the branch costs the browser entry 0.25 KB gzipped
-// (tests/bench/README.md).
-if (js.includes("passStringToWasm0")) {
-  const full = /^function passStringToWasm0\(arg, malloc, realloc\) \{\n {4}if \(realloc === undefined\) \{\n([\s\S]*?)\n {4}\}\n[\s\S]*?\n\}\n/m;
-  if (!full.test(js)) throw new Error(`${inJs}: passStringToWasm0 has a body this script does not read`);
-  js = js.replace(full, (_, body) => `function passStringToWasm0(arg, malloc) {\n${body.replace(/^ {4}/gm, "")}\n}\n`);
-  const calls = /passStringToWasm0\(([\w$.]+), (wasm\.[\w$]+), wasm\.[\w$]+\)/g;
-  js = js.replace(calls, (_, arg, malloc) => `passStringToWasm0(${arg}, ${malloc})`);
-  if (/passStringToWasm0\([^)]*,[^)]*,/.test(js)) throw new Error(`${inJs}: a call of passStringToWasm0 in a form this script does not read`);
-  const polyfill = /^if \(!\('encodeInto' in cachedTextEncoder\)\) \{\n[\s\S]*?\n\}\n/m;
-  js = js.replace(polyfill, "");
-  if (js.includes("encodeInto")) throw new Error(`${inJs}: encodeInto is still used`);
-}
 
 // With --bindings (the glues bundled into an entry), every export of the
 // glue also as one plain object, which the entry hands to the module as
