@@ -72,6 +72,7 @@ function exports(body) {
   const parts = [];
   while (count--) {
     const [field, a] = readName(body, at);
+    if (field === "__wbindgen_start") throw new Error(`${inWasm} has a start function, which link() (www/lib/shared.js) does not call`);
     const [, end] = readLeb(body, a + 1);
     const used = field === "memory" || new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}\\b`).test(js);
     if (used) parts.push(name(hashed.test(field) ? fresh(field) : field), body.subarray(a, end));
