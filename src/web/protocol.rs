@@ -25,7 +25,8 @@
 //!
 //! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
 //! when it threw (and after 8 only `[1, e]`, when `confirm` threw). Having
-//! performed 9 or 10 it feeds `[9]`: the edge lets the run go.
+//! performed 9 or 10 it feeds `[9]`: the edge lets the run go. Kind 10 is
+//! no step: `step(0, 10)` answers what the module holds (`__debugCounts`).
 
 use super::convert::{from_js, set, to_js};
 use super::env;

@@ -793,9 +793,8 @@ test("pay() downloads the entry alone, one request with the payment module insid
 
 test("the carried payment module reads the same with the platform's codecs and without them (older runtimes)", async () => {
   const wasm = readFileSync(new URL("../../pkg/paybridge_bg.wasm", import.meta.url));
-  // What each runtime lacks: nothing; the base64 codec (which the entry does
-  // not use: its string has an alphabet of its own); DecompressionStream as
-  // well (fflate's inflater is fetched for it, and only then). And a
+  // What each runtime lacks: nothing; the base64 codec; DecompressionStream
+  // as well (fflate's inflater is fetched for it, and only then). And a
   // DecompressionStream that gives the module in pieces of 1000 bytes.
   for (const lacks of [[], ["fromBase64"], ["fromBase64", "DecompressionStream"], ["one chunk"]]) {
     const page = await ctx.browser.newPage();

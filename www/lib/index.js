@@ -24,19 +24,16 @@ function failed(e) {
 let payLoading = null;
 let fullLoading = null;
 
-/** The payment module's bytes: the carried string decoded (six bits a
- * character, in the alphabet its first 64 characters spell;
- * www/build/embed.mjs), then inflated by the platform, or by fflate
- * (./inflate.js, fetched only then) where it has no DecompressionStream. */
+/** The payment module's bytes: decoded, then inflated by the platform, or by
+ * fflate (./inflate.js, fetched only then) where it has no DecompressionStream. */
 async function embedded() {
   const s = EMBEDDED;
-  const t = new Uint8Array(128);
-  for (let i = 0; i < 64; i++) t[s.charCodeAt(i)] = i;
-  const z = new Uint8Array(((s.length - 64) * 3) >> 2);
-  for (let i = 64, j = 0, b = 0, n = 0; i < s.length; i++) {
-    b = (b << 6) | t[s.charCodeAt(i)];
-    n += 6;
-    if (n > 7) z[j++] = b >> (n -= 8);
+  let z;
+  if (Uint8Array.fromBase64) z = Uint8Array.fromBase64(s);
+  else {
+    const b = atob(s);
+    z = new Uint8Array(b.length);
+    for (let i = 0; i < b.length; i++) z[i] = b.charCodeAt(i);
   }
   if (typeof DecompressionStream != "function") return (await import("./inflate.js")).inflateSync(z);
   // Read through a reader, which stays in microtasks: `new
