@@ -61,6 +61,17 @@ function imports(body) {
   return Buffer.concat(parts);
 }
 
+// The other exports the glue reaches as `wasm.NAME` (`__payStart`,
+// `__wbindgen_export4`, ...) get names of their own, `_0`, `_1`, ...: the
+// glue's own functions keep theirs (the shim calls those), and only the
+// glue reads the module's exports (the memory keeps its name, which the
+// entry reads for the leak tests). 0.05 KB less on the browser entry.
+const exportRenames = new Map();
+const short = (old) => {
+  if (!exportRenames.has(old)) exportRenames.set(old, `_${exportRenames.size.toString(36)}`);
+  return exportRenames.get(old);
+};
+
 /** The export section with the hashed names replaced, and without what
  * the glue never reaches (`wasm.NAME`): the allocator's resizing and
  * freeing, which the glue no longer calls (below), and the runtime's
@@ -74,8 +85,8 @@ function exports(body) {
     const [field, a] = readName(body, at);
     if (field === "__wbindgen_start") throw new Error(`${inWasm} has a start function, which link() (www/lib/shared.js) does not call`);
     const [, end] = readLeb(body, a + 1);
-    const used = field === "memory" || new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}\\b`).test(js);
-    if (used) parts.push(name(hashed.test(field) ? fresh(field) : field), body.subarray(a, end));
+    const used = field === "memory" || new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}(?![\\w$])`).test(js);
+    if (used) parts.push(name(hashed.test(field) ? fresh(field) : field === "memory" ? field : short(field)), body.subarray(a, end));
     at = end;
   }
   return Buffer.concat([leb(parts.length / 2), ...parts]);
@@ -118,6 +129,12 @@ for (let { id, body } of sections(wasm)) {
   if (id === 12 && merged) body = leb(1); // the data count
   out.push(Buffer.from([id]), leb(body.length), body);
 }
+
+for (const [old, to] of exportRenames) {
+  const member = new RegExp(`\\bwasm\\.${old.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
+  js = js.replace(member, () => `wasm.${to}`);
+}
+if (/\bwasm\.__/.test(js)) throw new Error(`${inJs} reaches an export in a form this script does not rename`);
 
 for (const [old, short] of renames) {
   const whole = new RegExp(`(?<![\\w$])${old.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
