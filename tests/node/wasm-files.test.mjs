@@ -100,12 +100,38 @@ test("the glue keeps the imports the module has, renamed, and leaves out the one
     "",
   ].join("\n");
   const out = rewritten(wasm, js, true);
-  assert.deepEqual(WebAssembly.Module.imports(new WebAssembly.Module(out.wasm)), [{ module: "./m_bg.js", name: "$0", kind: "function" }]);
+  assert.deepEqual(WebAssembly.Module.imports(new WebAssembly.Module(out.wasm)), [{ module: "bg", name: "$0", kind: "function" }]);
   assert.match(out.js, /^export function \$0\(\) \{\n {4}return 1;\n\}$/m);
   assert.ok(!out.js.includes("__wbindgen_throw"), out.js);
   assert.match(out.js, /^export function __wbg_set_wasm\(val\)/m);
   // And in the package: no glue bundled into an entry offers what its module does not import.
   for (const f of ["index.js", "miniprogram.mjs"]) assert.ok(!readFileSync(new URL(f, pkg), "utf8").includes("__wbindgen_throw"), f);
+});
+
+test("the exports the glue reaches get short names in both files; the ones it never reaches are left out", () => {
+  const str = (t) => Buffer.concat([leb(Buffer.byteLength(t)), Buffer.from(t)]);
+  const exp = (n, kind, index) => Buffer.concat([str(n), Buffer.from([kind, index])]);
+  // Two functions of no arguments, a memory, and four exports.
+  const wasm = Buffer.concat([
+    Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]),
+    section(1, Buffer.from([1, 0x60, 0, 0])),
+    section(3, Buffer.from([2, 0, 0])),
+    section(5, Buffer.from([1, 0, 1])),
+    section(7, Buffer.concat([leb(4), exp("memory", 2, 0), exp("__payStep", 0, 0), exp("__wbindgen_export2", 0, 1), exp("__wbindgen_export", 0, 1)])),
+    section(10, Buffer.from([2, 2, 0, 0x0b, 2, 0, 0x0b])),
+  ]);
+  const js = [
+    "export function __payStep() {\n    return wasm.__payStep();\n}",
+    "export function text() {\n    return wasm.__wbindgen_export(wasm.memory);\n}",
+    "export function __wbg_set_wasm(val) {\n    wasm = val;\n}",
+    "",
+  ].join("\n");
+  const out = rewritten(wasm, js, true);
+  const names = WebAssembly.Module.exports(new WebAssembly.Module(out.wasm)).map((e) => e.name);
+  assert.deepEqual(names, ["memory", "_0", "_1"]);
+  assert.match(out.js, /^export function __payStep\(\) \{\n {4}return wasm\._0\(\);/m);
+  assert.match(out.js, /wasm\._1\(wasm\.memory\)/);
+  assert.ok(!out.js.includes("wasm.__"), out.js);
 });
 
 test("the carried module's string is the entry's first statement, wherever the minifier left its one use", async () => {

@@ -1,7 +1,7 @@
 // Gives the names between a wasm-bindgen module and its generated glue short
 // forms: every import of the glue (`__wbg_call_40b008ba32f73991`, ...) and
 // every export whose name carries a hash (the closure entry points) becomes
-// `$0`, `$1`, ... in both files. The names are private to the pair, so the
+// `$0`, `$1`, ... in both files, the module they come from `bg`. The names are private to the pair, so the
 // pair behaves the same; the hashes, which gzip cannot shrink, leave the
 // browser's download (`make pkg`). The module's data segments also become
 // one: wasm-opt splits them where zeros run, which saves bytes before gzip
@@ -51,12 +51,14 @@ const fresh = (old) => {
 // Export names the glue reaches through `wasm.NAME` and that carry a hash.
 const hashed = /_h[0-9a-f]{16}$/;
 
-/** The import section with the glue's field names replaced. */
+/** The import section with the glue's field names replaced, and the glue's
+ * module name (`./paybridge_bg.js`, repeated before every import) `bg`:
+ * the entries hand the glue to the module as `{ bg: bindings }`. */
 function imports(body) {
   const parts = [leb(readLeb(body, 0)[0])];
   for (const { module, field, desc } of importEntries(body)) {
     const glue = module.startsWith("./") && module.endsWith("_bg.js");
-    parts.push(name(module), name(glue ? fresh(field) : field), desc);
+    parts.push(name(glue ? "bg" : module), name(glue ? fresh(field) : field), desc);
   }
   return Buffer.concat(parts);
 }

@@ -26,5 +26,5 @@ export async function instantiate(src, imports) {
 
 /** The full module from `src`, or from its file beside this one: `[bindings, instance]`. */
 export async function load(src) {
-  return [bg, await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), { "./paybridge_full_bg.js": bg })];
+  return [bg, await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), { bg })];
 }

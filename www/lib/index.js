@@ -58,7 +58,7 @@ function early() {
 }
 
 /** The payment module's imports: its glue. */
-const imports = { "./paybridge_bg.js": payBg };
+const imports = { bg: payBg };
 
 /** Links an instance of the payment module, unless one is linked already. */
 function linked(instance) {

@@ -69,7 +69,7 @@ async function load(options) {
     const path = packagePath(o.wasmPath);
     let failure;
     try {
-      const answer = await runtime.instantiate(path, { "./paybridge_mini_bg.js": wasmBindings });
+      const answer = await runtime.instantiate(path, { bg: wasmBindings });
       const instance = answer && answer.instance ? answer.instance : answer;
       if (!instance || !instance.exports) {
         failure = notReady("the runtime's WebAssembly.instantiate() gave no instance", "WebAssembly");

@@ -8,7 +8,7 @@ export * from "./api.js";
 
 if (!modules.full) {
   const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_full_bg.wasm", import.meta.url)));
-  modules.full = link(fullBg, new WebAssembly.Instance(module, { "./paybridge_full_bg.js": fullBg }).exports);
+  modules.full = link(fullBg, new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
 }
 
