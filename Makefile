@@ -150,7 +150,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# module's glue stays separate and is imported only by ready().
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
-	  --external:./full.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
+	  --define:PAYBRIDGE_BROWSER=true --external:./full.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
 	# terser's compression after esbuild's minifying (TERSER): 0.19 KB less
 	# gzipped on the entry, what a page fetches before paying.
 	$(TERSER) --module $(STAGE)/browser.js --output pkg/index.js

@@ -157,6 +157,14 @@ test("the carried module's string is the entry's first statement, wherever the m
   assert.equal(entry.split("paybridgeWasm$").length, 3, "declared once and used once");
 });
 
+test("the browser entry leaves out the mini-program API call (command 7); the mini-program bundles keep it", () => {
+  const read = (f) => readFileSync(new URL(f, pkg), "utf8");
+  const entry = read("index.js");
+  assert.ok(!entry.includes("PAYBRIDGE_BROWSER"), "the name is defined away by the bundler");
+  assert.ok(!/\.success=/.test(entry), "no success callback is set up in the entry");
+  for (const f of ["miniprogram.mjs", "miniprogram.cjs", "miniprogram_dist/index.js"]) assert.match(read(f), /\.success=/, f);
+});
+
 test("an unimported import of another form than a plain body stops the build instead of taking the functions after it", () => {
   const wasm = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
   const js = [

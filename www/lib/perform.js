@@ -5,6 +5,12 @@
 
 const now = () => (typeof performance == "object" && performance.now ? performance.now() : Date.now());
 
+// Whether this build performs mini-program API calls (command 7). The
+// browser entry's bundle defines PAYBRIDGE_BROWSER (Makefile): a page has
+// no mini-program API and neither of its modules makes such a call, so the
+// branch is left out of what a page downloads (0.05 KB gzipped).
+const apiCalls = typeof PAYBRIDGE_BROWSER == "undefined";
+
 // One listener an event and target, however many runs listen (payments
 // and waits alike): [target, event, handler, the runs' feeds].
 const shared = {};
@@ -100,7 +106,7 @@ function drive(start, step, onEvent, more) {
           delete timers[a];
         } else if (op == 5) act(() => a.assign(b));
         else if (op == 6) act(() => a[b](d, e, (v) => feed(4, v)));
-        else if (op == 7) {
+        else if (op == 7 && apiCalls) {
           d.success = (v) => feed(4, v);
           d.fail = (v) => feed(5, v);
           if (e) d.complete = (v) => feed(6, v);
