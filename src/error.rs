@@ -306,7 +306,7 @@ pub fn push_u64(out: &mut String, n: u64) {
         d *= 10;
     }
     loop {
-        out.push((b'0' + (n / d % 10) as u8) as char);
+        crate::encode::push_ascii(out, b'0' + (n / d % 10) as u8);
         if d == 1 {
             break;
         }
