@@ -201,7 +201,11 @@ impl Profile {
             if code.is_empty() || code.len() > 32 {
                 return Err(bad(&f2, "must be a result code of 1 to 32 characters"));
             }
-            codes.retain(|(c, _)| c != code);
+            // Keys are unique (each merge removes the one it replaces): the
+            // one match removed, rather than `retain`'s walk of them all.
+            if let Some(i) = codes.iter().position(|(c, _)| c == code) {
+                codes.remove(i);
+            }
             if status.is_null() {
                 continue;
             }
@@ -214,11 +218,18 @@ impl Profile {
         Ok(())
     }
 
+    /// Removes `alias` (aliases are unique, as result codes are).
+    fn forget_alias(&mut self, alias: &str) {
+        if let Some(i) = self.channel_aliases.iter().position(|(a, _)| a == alias) {
+            self.channel_aliases.remove(i);
+        }
+    }
+
     fn merge_aliases(&mut self, v: &Json, f: &str) -> Result<()> {
         for (alias, target) in members(v, f)? {
             let f2 = join(f, alias);
             if target.is_null() {
-                self.channel_aliases.retain(|(a, _)| a != alias);
+                self.forget_alias(alias);
                 continue;
             }
             let name = target.as_str().ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
@@ -230,7 +241,7 @@ impl Profile {
             if Channel::from_name(alias).is_some() {
                 return Err(bad(&f2, "would rename a channel of this module"));
             }
-            self.channel_aliases.retain(|(a, _)| a != alias);
+            self.forget_alias(alias);
             self.channel_aliases.push((alias.clone(), ch));
         }
         Ok(())
