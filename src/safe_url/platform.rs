@@ -7,6 +7,7 @@
 //! one encoding of them.)
 
 use crate::prelude::*;
+use crate::web::env::Text;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -25,5 +26,5 @@ pub(super) fn keeps(host: &str) -> bool {
     url.push_str(host);
     url.push('/');
     // `hostname` read as any member is (no getter import of its own).
-    Url::new(&url).is_ok_and(|u| crate::web::env::get(&u, "hostname").as_string().as_deref() == Some(host))
+    Url::new(&url).is_ok_and(|u| crate::web::env::get(&u, "hostname").text().as_deref() == Some(host))
 }

@@ -8,6 +8,7 @@
 
 use super::convert::{from_js, set, to_js};
 use super::env;
+use super::env::Text;
 use super::error::{from_thrown, to_js as err, to_js_with_cause};
 use super::flow::sleep;
 use super::task::promise;
@@ -67,7 +68,7 @@ fn hook(options: &JsValue, field: &str) -> Result<Option<Function>, PayError> {
 }
 
 fn text_option(options: &JsValue, field: &str, what: &str) -> Result<String, PayError> {
-    env::get(options, field).as_string().ok_or_else(|| bad_option(field, &cat!("must be a string (", what, ")")))
+    env::get(options, field).text().ok_or_else(|| bad_option(field, &cat!("must be a string (", what, ")")))
 }
 
 fn read_options(options: &JsValue) -> Result<Inner, PayError> {
@@ -153,7 +154,7 @@ pub fn unsendable(fields: &JsValue) -> Vec<crate::error::Problem> {
     }
     let Ok(keys) = js_sys::Reflect::own_keys(fields) else { return out };
     for k in keys.iter() {
-        let Some(name) = k.as_string() else { continue };
+        let Some(name) = k.text() else { continue };
         let v = env::get(fields, &name);
         let kind = if v.is_function() {
             "a function"
@@ -286,13 +287,13 @@ fn type_name(v: &JsValue) -> String {
     if v.is_null() {
         return "null".into();
     }
-    v.js_typeof().as_string().unwrap_or_default()
+    v.js_typeof().text().unwrap_or_default()
 }
 
 /// Calls `sign(params)`: the signature, as a string.
 async fn call_sign(sign: &Function, params: &[(String, String)], timeout_ms: u32) -> Result<String, JsValue> {
     let v = hook_answer(sign, "sign", &[params_object(params)], timeout_ms).await?;
-    v.as_string()
+    v.text()
         .ok_or_else(|| err(&bad_option("sign", &cat!("must return the signature as a string (or a Promise of one), not ", &type_name(&v)))))
 }
 

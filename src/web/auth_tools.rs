@@ -5,6 +5,7 @@
 
 use super::auth::{call_verify, whole};
 use super::convert::{from_js, set, to_js};
+use super::env::Text;
 use super::error::to_js as err;
 use super::task::promise;
 use crate::error::{cat, Code, PayError, Problem};
@@ -56,7 +57,7 @@ pub fn validate_name_check_js(fields: JsValue) -> Result<JsValue, JsValue> {
 /// `decodeEnvelope(body, status = 200) -> { returnCode, data, dataText, signature? }`.
 #[wasm_bindgen(js_name = decodeEnvelope, skip_typescript)]
 pub fn decode_envelope_js(body: JsValue, status: JsValue) -> Result<JsValue, JsValue> {
-    let text = body.as_string().ok_or_else(|| {
+    let text = body.text().ok_or_else(|| {
         err(&PayError::field(Code::InvalidResponse, "body", "body must be the answer's text (a string), as the service sent it"))
     })?;
     let status = whole(&status, "status", 100, 599).map_err(|e| err(&e))?.unwrap_or(200);
@@ -120,7 +121,7 @@ pub fn passes_threshold_js(score: JsValue, threshold: JsValue) -> Result<bool, J
         return Ok(false);
     } else if let Some(n) = score.as_f64() {
         n
-    } else if let Some(s) = score.as_string() {
+    } else if let Some(s) = score.text() {
         match parse_score(&s) {
             Some(n) => n,
             None => return Ok(false),
@@ -166,7 +167,7 @@ pub struct NotificationLog {
 const MAX_CAPACITY: u32 = 100_000;
 
 fn seq_id_arg(v: &JsValue) -> Result<String, JsValue> {
-    match v.as_string() {
+    match v.text() {
         Some(s) if !s.is_empty() && s.len() <= MAX_SEQ_ID_LEN => Ok(s),
         _ => Err(err(&PayError::field(
             Code::InvalidOptions,

@@ -9,6 +9,7 @@
 
 use super::convert::{from_js, from_js_opt, set, to_js};
 use super::env;
+use super::env::Text;
 use super::error::{from_thrown, to_js as err};
 use super::events::{obj, Events};
 use super::exports::{options_from, payment_from, runtime_for};
@@ -79,7 +80,7 @@ pub fn wallet2_session_request(params: JsValue, options: JsValue) -> Js {
 
 /// A provider's answer: an object, or its JSON text as the server read it.
 fn answer_from(v: &JsValue) -> Result<Json> {
-    match v.as_string() {
+    match v.text() {
         Some(text) => crate::json_text::parse(&text, Code::InvalidResponse, "answer"),
         None => from_js(v, Code::InvalidResponse, "answer"),
     }
@@ -130,7 +131,7 @@ fn callback_options(options: &JsValue) -> Result<(Option<String>, f64)> {
     let expected = if st.is_undefined() {
         None
     } else {
-        Some(st.as_string().ok_or_else(|| bad("expectedState", "must be the state string this page sent"))?)
+        Some(st.text().ok_or_else(|| bad("expectedState", "must be the state string this page sent"))?)
     };
     Ok((expected, now_arg(&env::get(options, "now"))?))
 }
@@ -138,7 +139,7 @@ fn callback_options(options: &JsValue) -> Result<(Option<String>, f64)> {
 /// The callback address: a string (`location.href`, a request path), or an
 /// object with an `href` string (a `URL`, `location`).
 fn url_text(v: &JsValue) -> Option<String> {
-    v.as_string().or_else(|| env::get(v, "href").as_string())
+    v.text().or_else(|| env::get(v, "href").text())
 }
 
 /// `parseAuthCallback(url, { expectedState?, now? }?) -> AuthCallback`.
@@ -176,7 +177,7 @@ pub fn take_auth_callback(url: JsValue, options: JsValue) -> Js {
 
 /// `location.href`, where there is a location.
 fn here() -> Option<String> {
-    env::get(&env::global_get("location"), "href").as_string()
+    env::get(&env::global_get("location"), "href").text()
 }
 
 /// The tab's record of taken callbacks, from `sessionStorage`: empty where
@@ -184,7 +185,7 @@ fn here() -> Option<String> {
 fn record() -> Record {
     let store = env::global_get("sessionStorage");
     let key = JsValue::from_str(Record::STORAGE_KEY);
-    let text = env::method(&store, "getItem").and_then(|f| f.call1(&store, &key).ok()).and_then(|v| v.as_string());
+    let text = env::method(&store, "getItem").and_then(|f| f.call1(&store, &key).ok()).and_then(|v| v.text());
     Record::parse(text.as_deref())
 }
 

@@ -8,7 +8,7 @@
 //! catches what it throws: an exception that crossed the wasm frames would
 //! skip their clean-up (the in-flight flag of `pay()` stayed set for good).
 
-use super::env::{get, kind, num, set_key};
+use super::env::{get, kind, len, num, set_key, Text};
 use crate::error::{why, words, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
 use crate::prelude::*;
@@ -32,11 +32,8 @@ extern "C" {
 // `v.length`, and whether `encodeURIComponent(s)` takes the string, which
 // it refuses exactly when the string holds a lone surrogate (one call
 // where a scan would cross into JavaScript once per UTF-16 unit).
-#[wasm_bindgen(
-    inline_js = "export function len(v){return v.length}\nexport function wellFormed(s){try{encodeURIComponent(s);return!0}catch(e){return!1}}"
-)]
+#[wasm_bindgen(inline_js = "export function wellFormed(s){try{encodeURIComponent(s);return!0}catch(e){return!1}}")]
 extern "C" {
-    fn len(v: &JsValue) -> u32;
     #[wasm_bindgen(js_name = wellFormed)]
     fn well_formed(s: &JsValue) -> bool;
 }
@@ -109,7 +106,7 @@ impl Walk {
         }
         // `as_string`, not `String::from`, whose `unwrap_throw` links the
         // glue's `throw` (the value is known to be a string here).
-        let copied = s.as_string().unwrap_or_default();
+        let copied = s.text().unwrap_or_default();
         self.text += copied.len();
         if self.text > MAX_TEXT {
             return Err(TOO_MUCH);
@@ -168,7 +165,7 @@ impl Walk {
                 let mut out = Vec::new();
                 for i in 0..n {
                     let k = keys.get(i);
-                    if depth == 0 && !self.skip.is_empty() && k.as_string().as_deref() == Some(self.skip) {
+                    if depth == 0 && !self.skip.is_empty() && k.text().as_deref() == Some(self.skip) {
                         continue;
                     }
                     let item = Reflect::get(v, &k).map_err(|_| why!("has a member that cannot be read"))?;
@@ -195,7 +192,7 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
         Err(e) => {
             // Read only where the message is worded (crate::error::WORDED):
             // the payment module makes no platform call for it.
-            let detail = || super::env::get(&e, "message").as_string().unwrap_or_default();
+            let detail = || super::env::get(&e, "message").text().unwrap_or_default();
             Err(PayError::field(code, what, words!(what, " is not valid JSON text (", crate::safe_url::clip(&detail()), ")")))
         }
     }

@@ -8,6 +8,7 @@
 //! the same fields is thrown; the other modules are always linked by an
 //! entry first, and there give the message alone.
 
+use super::env::Text;
 use super::local::Local;
 use super::local::RefCell;
 use crate::error::{Code, PayError};
@@ -108,7 +109,7 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
 /// A `PayError` of `code` whose message is `what` followed by the thrown
 /// value's own message, keeping the thrown value as the cause.
 pub fn from_thrown(code: Code, field: Option<&str>, what: &str, thrown: &JsValue) -> JsValue {
-    let detail = super::env::get(thrown, "message").as_string().or_else(|| thrown.as_string()).unwrap_or_default();
+    let detail = super::env::get(thrown, "message").text().or_else(|| thrown.text()).unwrap_or_default();
     let mut msg = String::from(what);
     if !detail.is_empty() {
         msg.push_str(": ");

@@ -7,6 +7,8 @@ use super::convert::to_js;
 use super::convert::{from_js, options_from_js};
 use super::env;
 #[cfg(feature = "web-tools")]
+use super::env::Text;
+#[cfg(feature = "web-tools")]
 use super::error::to_js as err;
 use crate::action::{plan, Options, Plan};
 use crate::error::{Code, PayError};
@@ -79,10 +81,7 @@ pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValu
 #[wasm_bindgen(js_name = __explain, skip_typescript)]
 pub fn explain(payment: JsValue, options: JsValue, error: JsValue) -> JsValue {
     match plan_js(&payment, &options) {
-        Err(e)
-            if env::get(&error, "code").as_string().as_deref() == Some(e.code.as_str())
-                && env::get(&error, "field").as_string() == e.field =>
-        {
+        Err(e) if env::get(&error, "code").text().as_deref() == Some(e.code.as_str()) && env::get(&error, "field").text() == e.field => {
             err(&e)
         }
         _ => error,
@@ -101,7 +100,7 @@ pub fn default_profile() -> JsValue {
 #[wasm_bindgen(js_name = detectRuntime, skip_typescript)]
 pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
     let ua = env::get(&input, "userAgent");
-    if !ua.is_undefined() && ua.as_string().is_none() {
+    if !ua.is_undefined() && ua.text().is_none() {
         return Err(err(&PayError::field(Code::InvalidOptions, "userAgent", "userAgent must be a string")));
     }
     let globals = env::get(&input, "globals");
@@ -112,5 +111,5 @@ pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
         .and_then(|p| Profile::from_patch(p.as_ref()))
         .map_err(|e| err(&e))?;
     let g = if globals.is_undefined() { None } else { Some(&globals) };
-    Ok(to_js(&detect(&probe(&profile, ua.as_string(), g, &JsValue::UNDEFINED), &profile).to_json()))
+    Ok(to_js(&detect(&probe(&profile, ua.text(), g, &JsValue::UNDEFINED), &profile).to_json()))
 }

@@ -88,8 +88,9 @@ fn refused(op: f64, e: JsValue) -> Array {
 #[cfg(feature = "web-extra")]
 #[wasm_bindgen(js_name = __confirmStart, skip_typescript)]
 pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32) -> Array {
+    use super::env::Text;
     use crate::outcome::{PayResult, Status};
-    let text = |k: &str| env::get(&hint, k).as_string();
+    let text = |k: &str| env::get(&hint, k).text();
     let status = text("status").and_then(|s| Status::from_name(&s)).unwrap_or(Status::Pending);
     let mut result = PayResult::new(status, &text("channel").unwrap_or_default(), text("code"));
     if let Some(m) = text("message") {

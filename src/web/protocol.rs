@@ -30,6 +30,7 @@
 
 use super::convert::{from_js, set, to_js};
 use super::env;
+use super::env::Text;
 use super::error::{from_thrown, to_js as err};
 use super::local::Local;
 use crate::error::{Code, PayError};
@@ -94,7 +95,7 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Input<JsValue> {
     match kind {
         0 => Input::Returned,
         1 => Input::Threw(v),
-        2 => Input::Event(v.as_string().unwrap_or_default()),
+        2 => Input::Event(v.text().unwrap_or_default()),
         3 => Input::Timer(match env::num(&v) as u32 {
             0 => Timer::Ready,
             1 => Timer::Answer,
@@ -109,7 +110,7 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Input<JsValue> {
         }
         // Never fed to the browser's payment module, which hands `confirm`
         // over (perform::CONFIRM_HERE).
-        7 if crate::perform::CONFIRM_HERE => Input::Confirmed(v.as_string()),
+        7 if crate::perform::CONFIRM_HERE => Input::Confirmed(v.text()),
         _ => Input::ConfirmFailed(v),
     }
 }

@@ -10,6 +10,7 @@
 use super::convert::{from_js, set};
 use super::dom::Timeout;
 use super::env;
+use super::env::Text;
 use super::local::RefCell;
 use super::task::settle;
 use crate::error::{cat, u64_str, Code, PayError};
@@ -121,7 +122,7 @@ impl Transport {
         match body {
             None => Ok(expiry.timed_out(self.timeout_ms)),
             Some(Err(t)) => Ok(no_answer("the answer's body could not be read", t)),
-            Some(Ok(b)) => Ok((Event::Response { status: status_of(status), body: b.as_string().unwrap_or_default() }, None)),
+            Some(Ok(b)) => Ok((Event::Response { status: status_of(status), body: b.text().unwrap_or_default() }, None)),
         }
     }
 }
@@ -145,14 +146,14 @@ fn abort_controller() -> Option<JsValue> {
 }
 
 fn no_answer(what: &str, thrown: JsValue) -> (Event, Option<Failure>) {
-    let detail = env::get(&thrown, "message").as_string().or_else(|| thrown.as_string()).unwrap_or_default();
+    let detail = env::get(&thrown, "message").text().or_else(|| thrown.text()).unwrap_or_default();
     let mut message = String::from(what);
     if !detail.is_empty() {
         message.push_str(": ");
         message.push_str(crate::safe_url::clip(&detail));
     }
     // fetch's own reason (a refused connection, a closed socket) is its cause.
-    if let Some(why) = env::get(&env::get(&thrown, "cause"), "message").as_string().filter(|s| !s.is_empty()) {
+    if let Some(why) = env::get(&env::get(&thrown, "cause"), "message").text().filter(|s| !s.is_empty()) {
         message.push_str(" (");
         message.push_str(crate::safe_url::clip(&why));
         message.push(')');
@@ -185,7 +186,7 @@ fn read_answer(v: &JsValue) -> Result<Event, PayError> {
         return Err(bad("status is not an HTTP status from 100 to 599"));
     }
     let body = env::get(v, "body");
-    let body = if let Some(s) = body.as_string() {
+    let body = if let Some(s) = body.text() {
         s
     } else if body.is_undefined() || body.is_null() {
         String::new()

@@ -9,6 +9,7 @@
 //! `[10, error]`. Any number of waits may run at once; the shim shares one
 //! listener among them.
 
+use super::env::Text;
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
 use super::protocol::{input_of, started, Encode, Page};
@@ -44,8 +45,8 @@ fn check_name(v: Option<String>, field: &str) -> Result<String, PayError> {
 #[wasm_bindgen(js_name = __waitStart, skip_typescript)]
 pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Result<Array, JsValue> {
     let args = || {
-        let name = check_name(name.as_string(), "name")?;
-        let event = check_name(ready_event.as_string(), "readyEvent")?;
+        let name = check_name(name.text(), "name")?;
+        let event = check_name(ready_event.text(), "readyEvent")?;
         Ok::<_, PayError>((name, event, super::exports::options_from(&options)?.timeout_ms))
     };
     let (name, event, ms) = args().map_err(|e| err(&e))?;
