@@ -62,7 +62,7 @@ test("a Proxy whose traps throw, as payment, options or answer, is a PayError an
     }
     window[profile.wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "9000" }) };
     await attempt("pay afterwards", () => pb.pay(p));
-    return { out, counts: pb.__debugCounts() };
+    return { out, counts: debugCounts(pb) };
   }, wallet1Pub);
   assert.deepEqual(r.out, [
     ["planAction proxy payment", "invalid_payment"],
@@ -142,7 +142,7 @@ test("the ready event fired twice calls the wallet once", async () => {
     const res = await paying;
     document.dispatchEvent(new Event(profile.wallet1.readyEvent));
     await new Promise((r) => setTimeout(r, 50));
-    return { status: res.status, calls, counts: pb.__debugCounts() };
+    return { status: res.status, calls, counts: debugCounts(pb) };
   }, wallet1Pub);
   assert.equal(r.status, "succeeded");
   assert.equal(r.calls, 1);
@@ -180,7 +180,7 @@ test("a bridge replaced by a non-object before the ready event ends in bridge_ti
     const paying = pb.pay(p, { runtime: { host: "wallet2", mobile: true }, timeoutMs: 300 });
     window[profile.wallet2.bridge] = 42;
     document.dispatchEvent(new Event(profile.wallet2.readyEvent));
-    try { await paying; return "paid"; } catch (e) { return { code: e.code, counts: pb.__debugCounts() }; }
+    try { await paying; return "paid"; } catch (e) { return { code: e.code, counts: debugCounts(pb) }; }
   }, wallet2Pub);
   assert.equal(r.code, "bridge_timeout");
   assert.equal(r.counts.listeners, 0);

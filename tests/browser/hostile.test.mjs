@@ -70,7 +70,7 @@ test("every hostile case gives its PayError in the page, and pay() neither navig
       // Still alive: a plan and a payment through a bridge after the corpus.
       window[pb.defaultProfile().wallet1.bridge] = { call: (n, params, cb) => cb({ resultCode: "9000" }) };
       const after = (await pb.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } })).status;
-      return { total: cases.length, counts, skipped, problems, paid, slowest, navigating, after, href: location.href, debug: pb.__debugCounts() };
+      return { total: cases.length, counts, skipped, problems, paid, slowest, navigating, after, href: location.href, debug: debugCounts(pb) };
     },
     { limit: LIMIT_MS },
   );

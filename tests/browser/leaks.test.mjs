@@ -82,11 +82,11 @@ test("1,000 timed-out and 1,000 failed payments leave no listener, timer or clos
     await timeouts(1000);
     await failures(1000);
     await settle();
-    const first = { live: live(), debug: pb.__debugCounts(), memory: pb.__wasmMemoryBytes() };
+    const first = { live: live(), debug: debugCounts(pb), memory: wasmMemoryBytes(pb) };
     await timeouts(1000);
     await failures(1000);
     await settle();
-    const second = { live: live(), debug: pb.__debugCounts(), memory: pb.__wasmMemoryBytes() };
+    const second = { live: live(), debug: debugCounts(pb), memory: wasmMemoryBytes(pb) };
     return { codes, first, second };
   });
   assert.deepEqual(r.codes, { bridge_timeout: 2000, bridge_error: 2000 });
@@ -123,9 +123,9 @@ test("the payment module's heap is taken back when the next payment starts: larg
       }
     };
     await round(20);
-    const first = mod.__wasmMemoryBytes();
+    const first = wasmMemoryBytes(mod);
     await round(200);
-    const second = mod.__wasmMemoryBytes();
+    const second = wasmMemoryBytes(mod);
     // A wallet that calls back 20,000 times while it is called, each time
     // with a 250 KB answer: the first counts and is read, the others are
     // reported as callback_ignored and not read (5 GB if they were).
@@ -136,10 +136,10 @@ test("the payment module's heap is taken back when the next payment starts: larg
       },
     };
     const spam = await mod.pay(payment, { onEvent: (e) => (ignored += e.type === "callback_ignored") });
-    const third = mod.__wasmMemoryBytes();
+    const third = wasmMemoryBytes(mod);
     await round(20);
-    const fourth = mod.__wasmMemoryBytes();
-    return { statuses, first, second, third, fourth, ignored, spam: [spam.status, spam.code], counts: mod.__debugCounts() };
+    const fourth = wasmMemoryBytes(mod);
+    return { statuses, first, second, third, fourth, ignored, spam: [spam.status, spam.code], counts: debugCounts(mod) };
   });
   assert.deepEqual(r.statuses, { succeeded: 240 });
   assert.deepEqual(r.spam, ["succeeded", "9000"]);

@@ -51,7 +51,7 @@ test("bridge arriving 200 ms later with its ready event: called in the same turn
       dispatching = false;
     }, 200);
     const result = await pb.pay(p, { runtime: { host: "wallet2", mobile: true } });
-    return { result, waited: calledAt - t0, calledDuringDispatch, live: liveListeners(), counts: pb.__debugCounts() };
+    return { result, waited: calledAt - t0, calledDuringDispatch, live: liveListeners(), counts: debugCounts(pb) };
   }, wallet2Pub);
   assert.equal(r.result.status, "succeeded");
   assert.equal(r.result.code, "getBrandPayRequest:ok");
@@ -87,7 +87,7 @@ test("bridge never arriving: bridge_timeout within timeoutMs + 100 ms, nothing l
       await pb.pay(p, { runtime: { host: "wallet1", mobile: true }, timeoutMs: 500, onEvent: record });
       return { ok: true };
     } catch (e) {
-      return { code: e.code, name: e.name, isPayError: e instanceof pb.PayError, took: performance.now() - t0, events: events.map((e) => e.type), live: liveListeners(), counts: pb.__debugCounts() };
+      return { code: e.code, name: e.name, isPayError: e instanceof pb.PayError, took: performance.now() - t0, events: events.map((e) => e.type), live: liveListeners(), counts: debugCounts(pb) };
     }
   }, wallet1Pub);
   assert.equal(r.code, "bridge_timeout");
@@ -105,12 +105,12 @@ test("concurrent waiters share one listener and all resolve", async () => {
   const r = await page.evaluate(async () => {
     const profile = pb.defaultProfile();
     const waits = [1, 2, 3].map(() => pb.waitForBridge(profile.wallet1.bridge, profile.wallet1.readyEvent, { timeoutMs: 2000 }));
-    const during = { live: liveListeners(), counts: pb.__debugCounts() };
+    const during = { live: liveListeners(), counts: debugCounts(pb) };
     window[profile.wallet1.bridge] = { id: "b" };
     document.dispatchEvent(new Event(profile.wallet1.readyEvent));
     const got = await Promise.all(waits);
     await new Promise((r) => setTimeout(r, 0));
-    return { during, ids: got.map((b) => b.id), after: liveListeners(), counts: pb.__debugCounts() };
+    return { during, ids: got.map((b) => b.id), after: liveListeners(), counts: debugCounts(pb) };
   });
   assert.deepEqual(r.during.live, { Wallet1JSBridgeReady: 1 });
   assert.equal(r.during.counts.waiters, 3);
@@ -132,7 +132,7 @@ test("a payment and waitForBridge waiting on one ready event share its listener;
     document.dispatchEvent(new Event(profile.wallet1.readyEvent));
     const [result, bridge] = await Promise.all([paid, waited]);
     const bad = await pb.waitForBridge("no spaces allowed", "E").then(() => "resolved", (e) => [e instanceof pb.PayError, e.code, e.field]);
-    return { during, status: result.status, same: bridge === window[profile.wallet1.bridge], calls, after: liveListeners(), counts: pb.__debugCounts(), bad };
+    return { during, status: result.status, same: bridge === window[profile.wallet1.bridge], calls, after: liveListeners(), counts: debugCounts(pb), bad };
   }, wallet1Pub);
   assert.deepEqual(r.during, { Wallet1JSBridgeReady: 1 });
   assert.equal(r.status, "succeeded");
@@ -961,7 +961,7 @@ test("confirm runs in the full module, fetched once the wallet is called; where 
   const failing = await pay("T5", "down", true);
   assert.deepEqual([failing.failed.code, failing.failed.field, failing.failed.cause], ["confirm_failed", "confirm", "server down"]);
   assert.deepEqual(failing.failed.result, ["succeeded", false, "9000", "9000"]);
-  const counts = await page.evaluate(() => window.mod.__debugCounts());
+  const counts = await page.evaluate(() => debugCounts(window.mod));
   assert.deepEqual(counts, { listeners: 0, waiters: 0, retained: 0 });
   await page.close();
 });

@@ -4,7 +4,7 @@
 import { waitFor } from "./perform.js";
 import { guard, guardClass, loaded } from "./shared.js";
 
-export { PayError, __debugCounts, __wasmMemoryBytes } from "./shared.js";
+export { PayError } from "./shared.js";
 
 export const planAction = guard("planAction");
 export const defaultProfile = guard("defaultProfile");

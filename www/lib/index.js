@@ -17,6 +17,16 @@ import { PayError, link, modules } from "./shared.js";
 
 export * from "./api.js";
 
+/**
+ * The loaded modules, `{ pay, full }`, each `{ bg, exports }` once loaded:
+ * for the leak tests, which read what each module holds (`__payStep`'s kind
+ * 10) and the size of its memory (tests/browser/pages/debug.js). Node's
+ * entry and the mini-program module export `__debugCounts()` and
+ * `__wasmMemoryBytes()`; what a page downloads carries no test code
+ * (0.17 KB gzipped).
+ */
+export { modules as __modules };
+
 function failed(e) {
   return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e}`, "not_ready", "wasm", undefined, e);
 }

@@ -5,6 +5,7 @@ import { perform } from "./perform.js";
 import { link, modules } from "./shared.js";
 
 export * from "./api.js";
+export { __debugCounts, __wasmMemoryBytes } from "./shared.js";
 
 if (!modules.full) {
   const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_full_bg.wasm", import.meta.url)));

@@ -76,7 +76,8 @@ export function countsOf(bg) {
 
 /**
  * What the loaded modules hold on to right now, summed: `{ listeners,
- * waiters, retained }` (for leak tests and the demo's diagnostics;
+ * waiters, retained }` (for leak tests, from Node's entry; a page's entry
+ * exports the modules instead, index.js `__modules`;
  * `retained`: callbacks handed to JavaScript still live, none between
  * payments). `pay()` waits in the payment module, `waitForBridge()` in the
  * full one.
