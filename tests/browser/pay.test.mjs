@@ -698,44 +698,9 @@ test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_
   assert.deepEqual(out, ["wallet1_trade_pay", "wallet1_trade_pay", "wallet1_trade_pay", "not_ready"]);
 });
 
-test("a page that compiles the payment module early (paybridgeWasm): pay() reaches the wallet in its own turn, one download", async () => {
+test("a paybridgeWasm global (the early-compile snippet of older versions) is ignored: pay() uses the module the entry carries", async () => {
   const out = {};
-  for (const when of ["compiled", "compiling"]) {
-    const page = await ctx.browser.newPage();
-    await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
-    out[when] = await page.evaluate(async (when) => {
-      // The README's inline script; "compiling": a compilation that ends
-      // only after pay() is called.
-      const compile = () => WebAssembly.compileStreaming(fetch("/pkg/paybridge_bg.wasm"));
-      let release;
-      if (when === "compiled") {
-        self.paybridgeWasm = compile().then((m) => (self.paybridgeWasm = m));
-        await self.paybridgeWasm;
-      } else {
-        self.paybridgeWasm = new Promise((r) => (release = r));
-      }
-      const mod = await import("/pkg/index.js");
-      let inPay = false;
-      let calledInPay = null;
-      window.Wallet1JSBridge = { call: (n, p, cb) => { calledInPay = inPay; setTimeout(() => cb({ resultCode: "9000" }), 0); } };
-      inPay = true;
-      const pending = mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } });
-      inPay = false;
-      if (release) release(await compile());
-      const status = (await pending).status;
-      const downloads = performance.getEntriesByType("resource").filter((e) => new URL(e.name).pathname === "/pkg/paybridge_bg.wasm").length;
-      return { status, calledInPay, downloads };
-    }, when);
-    await page.close();
-  }
-  // Compiled before pay(): linked and paid in the same turn. Still compiling:
-  // waited for, not downloaded a second time.
-  assert.deepEqual(out, { compiled: { status: "succeeded", calledInPay: true, downloads: 1 }, compiling: { status: "succeeded", calledInPay: false, downloads: 1 } });
-});
-
-test("a paybridgeWasm that fails, is another module or is not a module gives way to the payment module the entry carries", async () => {
-  const out = {};
-  for (const kind of ["rejected", "other module", "resolves to a string", "number"]) {
+  for (const kind of ["the payment module, compiled", "compiling", "rejected", "other module", "resolves to a string", "number"]) {
     const page = await ctx.browser.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(String(e)));
@@ -744,7 +709,15 @@ test("a paybridgeWasm that fails, is another module or is not a module gives way
       const empty = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
       const rejected = Promise.reject(new Error("compile failed"));
       rejected.catch(() => {});
-      self.paybridgeWasm = { rejected, "other module": new WebAssembly.Module(empty), "resolves to a string": Promise.resolve("x"), number: 42 }[kind];
+      const compiled = kind.startsWith("the payment") ? await WebAssembly.compileStreaming(fetch("/pkg/paybridge_bg.wasm")) : null;
+      self.paybridgeWasm = {
+        "the payment module, compiled": compiled,
+        compiling: new Promise(() => {}),
+        rejected,
+        "other module": new WebAssembly.Module(empty),
+        "resolves to a string": Promise.resolve("x"),
+        number: 42,
+      }[kind];
       const mod = await import("/pkg/index.js");
       window.Wallet1JSBridge = { call: (n, p, cb) => cb({ resultCode: "9000" }) };
       const status = (await mod.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } })).status;
@@ -754,7 +727,10 @@ test("a paybridgeWasm that fails, is another module or is not a module gives way
     out[kind].errors = errors;
     await page.close();
   }
-  for (const [kind, r] of Object.entries(out)) assert.deepEqual(r, { status: "succeeded", downloads: 0, errors: [] }, kind);
+  for (const [kind, r] of Object.entries(out)) {
+    // The page's own download of the module, where it made one; none by the entry.
+    assert.deepEqual(r, { status: "succeeded", downloads: kind.startsWith("the payment") ? 1 : 0, errors: [] }, kind);
+  }
 });
 
 test("pay() downloads the entry alone, one request with the payment module inside; ready() adds the full one", async () => {

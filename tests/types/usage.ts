@@ -19,8 +19,6 @@ import {
 } from "paybridge";
 
 async function main(): Promise<void> {
-  // The page's early compilation (README, "In a page").
-  globalThis.paybridgeWasm = WebAssembly.compileStreaming(fetch("/paybridge_bg.wasm")).then((m) => (globalThis.paybridgeWasm = m));
   await ready();
   const payment: Payment = { pay_channel: "wallet2_pub", pay_info: { appId: "a", timeStamp: "1", nonceStr: "n", package: "p", signType: "RSA", paySign: "s" } };
   const action: Action = planAction(payment, { allowedHosts: ["*.example.com"], profile: { wallet2: { bridge: "MyBridge" } } });

@@ -254,17 +254,6 @@ export interface PayResult {
 
 export function ready(options?: { wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module }): Promise<void>;
 
-declare global {
-  /**
-   * The payment module a page compiles early (README, "In a page"): the
-   * promise of its compilation, then the compiled module. `pay()` and
-   * `ready()` use it when it is there; anything else is ignored.
-   */
-  // A global of the page, written by its inline script: `var` is how a
-  // global variable is declared.
-  // eslint-disable-next-line no-var
-  var paybridgeWasm: Promise<WebAssembly.Module> | WebAssembly.Module | undefined;
-}
 export function planAction(payment: Payment | string, options?: PlanOptions): Action;
 export function pay(payment: Payment | string, options?: PayOptions): Promise<PayResult>;
 export function defaultProfile(): Profile;

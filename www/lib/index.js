@@ -55,18 +55,6 @@ async function embedded() {
   return parts.length == 1 ? parts[0] : new Uint8Array(await new Blob(parts).arrayBuffer());
 }
 
-/**
- * A page may compile the payment module before this entry runs (README, "In
- * a page"): its inline script leaves the promise of that compilation in
- * `globalThis.paybridgeWasm`, replaced by the `WebAssembly.Module` once
- * compiled. Anything else there is ignored; a compilation that failed, or a
- * module that does not link, gives way to the bytes carried here.
- */
-function early() {
-  const v = typeof WebAssembly == "object" ? globalThis.paybridgeWasm : undefined;
-  return v instanceof WebAssembly.Module || typeof v?.then == "function" ? v : undefined;
-}
-
 /** The payment module's imports: its glue. */
 const imports = { bg: payBg };
 
@@ -75,22 +63,14 @@ function linked(instance) {
   if (!modules.pay) modules.pay = link(payBg, instance.exports);
 }
 
-/** Links a compiled payment module now; false when it does not link. */
-function linkNow(module) {
+/** Links the carried bytes now: true when they compiled and linked, or a
+ * module is linked already. */
+function carried(bytes) {
   try {
-    modules.pay = link(payBg, new WebAssembly.Instance(module, imports).exports);
+    if (!modules.pay) modules.pay = link(payBg, new WebAssembly.Instance(new WebAssembly.Module(bytes), imports).exports);
     return true;
   } catch {
     return false; // modules.pay stays null
-  }
-}
-
-/** Links the carried bytes now: true when they compiled and linked. */
-function carried(bytes) {
-  try {
-    return modules.pay !== null || linkNow(new WebAssembly.Module(bytes));
-  } catch {
-    return false;
   }
 }
 
@@ -99,23 +79,14 @@ function carried(bytes) {
 function loadPay(src) {
   if (!payLoading && modules.pay) payLoading = Promise.resolve();
   if (!payLoading) {
-    const pre = src === undefined ? early() : undefined;
-    // A module the page compiled early is linked now, so that a pay()
-    // called in this turn reaches the wallet in it, before the page's first
-    // frame. A runtime that refuses to compile on its main thread takes the
-    // asynchronous way below.
-    if (pre instanceof WebAssembly.Module && linkNow(pre)) return (payLoading = Promise.resolve());
     // The bytes carried here, compiled and linked as soon as they are
     // inflated, or instantiated asynchronously where the runtime refuses
-    // to compile on its main thread.
-    const fromCarried = () => embedded().then((bytes) => carried(bytes) || WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance)));
-    let from;
-    // A module from where ready({ wasm }) says: loaded by full.js, which
-    // ready() fetches anyway.
-    if (src !== undefined) from = import("./full.js").then((m) => m.instantiate(src, imports)).then(linked);
-    else if (!pre) from = fromCarried();
-    // A module, or the promise of one; the bytes carried here otherwise.
-    else from = Promise.resolve(pre).then((m) => (m instanceof WebAssembly.Module ? WebAssembly.instantiate(m, imports).then(linked) : Promise.reject())).catch(fromCarried);
+    // to compile on its main thread; or a module from where ready({ wasm })
+    // says, loaded by full.js, which ready() fetches anyway.
+    const from =
+      src === undefined
+        ? embedded().then((bytes) => carried(bytes) || WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance)))
+        : import("./full.js").then((m) => m.instantiate(src, imports)).then(linked);
     payLoading = from.catch((e) => {
       payLoading = null;
       throw failed(e);
@@ -209,9 +180,6 @@ function toFull(payment, options) {
  * the full module for what the payment module leaves to it (`toFull`).
  */
 export function pay(payment, options) {
-  // A module the page compiled early is linked here, and the payment starts
-  // in this turn.
-  if (!payLoading) loadPay();
   return whenLoaded("pay", loadPay, (bg) => perform(bg, payment, options, toFull(payment, options)));
 }
 
