@@ -8,7 +8,7 @@
 //! catches what it throws: an exception that crossed the wasm frames would
 //! skip their clean-up (the in-flight flag of `pay()` stayed set for good).
 
-use super::env::{get, kind, len, num, set_key, Text};
+use super::env::{copy_text, get, kind, len, num, set_key, Text};
 use crate::error::{why, words, Code, PayError};
 use crate::json::{Json, MAX_DEPTH};
 use crate::prelude::*;
@@ -29,9 +29,9 @@ extern "C" {
 
 // The walk's two questions about a string or a list of keys, one plain
 // import each (no thrown value to catch and no result to drop):
-// `v.length`, and whether `encodeURIComponent(s)` takes the string, which
-// it refuses exactly when the string holds a lone surrogate (one call
-// where a scan would cross into JavaScript once per UTF-16 unit).
+// `v.length` (`env::len`), and whether `encodeURIComponent(s)` takes the
+// string, which it refuses exactly when the string holds a lone surrogate
+// (one call where a scan would cross into JavaScript once per UTF-16 unit).
 #[wasm_bindgen(inline_js = "export function wellFormed(s){try{encodeURIComponent(s);return!0}catch(e){return!1}}")]
 extern "C" {
     #[wasm_bindgen(js_name = wellFormed)]
@@ -104,9 +104,9 @@ impl Walk {
         if !well_formed(s) {
             return Err(why!("holds a string with a lone surrogate (not valid Unicode)"));
         }
-        // `as_string`, not `String::from`, whose `unwrap_throw` links the
-        // glue's `throw` (the value is known to be a string here).
-        let copied = s.text().unwrap_or_default();
+        // Copied at the length asked above (the value is known to be a
+        // string here): no second question to the platform.
+        let copied = copy_text(s, n);
         self.text += copied.len();
         if self.text > MAX_TEXT {
             return Err(TOO_MUCH);

@@ -60,18 +60,22 @@ pub trait Text {
 
 impl Text for JsValue {
     fn text(&self) -> Option<String> {
-        if kind(self) != kind::STRING {
-            return None;
-        }
-        let mut buf = vec![0u8; len(self) as usize * 3];
-        let n = text_into(self, &mut buf) as usize;
-        buf.truncate(n);
-        // SAFETY: `encodeInto` writes UTF-8 only (a lone surrogate as
-        // U+FFFD), whole characters, into a buffer that holds them all: the
-        // trust wasm-bindgen's own string passing places in the platform's
-        // `TextEncoder`.
-        Some(unsafe { String::from_utf8_unchecked(buf) })
+        (kind(self) == kind::STRING).then(|| copy_text(self, len(self)))
     }
+}
+
+/// The string `s`, `units` UTF-16 units long, copied into the module (what
+/// [`Text::text`] does once it knows both; the walk of an input, which has
+/// asked them already, calls this).
+pub fn copy_text(s: &JsValue, units: u32) -> String {
+    let mut buf = vec![0u8; units as usize * 3];
+    let n = text_into(s, &mut buf) as usize;
+    buf.truncate(n);
+    // SAFETY: `encodeInto` writes UTF-8 only (a lone surrogate as U+FFFD),
+    // whole characters, into a buffer that holds them all: the trust
+    // wasm-bindgen's own string passing places in the platform's
+    // `TextEncoder`.
+    unsafe { String::from_utf8_unchecked(buf) }
 }
 
 /// What [`fn@kind`] answers: `typeof`, with `null` and the two booleans apart.

@@ -106,9 +106,9 @@ pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32)
 
 /// `__payStep(run, kind, value) -> commands`: what happened, fed back.
 /// Kind 10 is no step: it answers `[listeners, waiters, retained]`, what
-/// the module holds on to right now (the shim's `__debugCounts`, for leak
-/// tests and the demo's diagnostics), through this export rather than one
-/// of its own (0.15 KB less gzipped on the browser entry).
+/// the module holds on to right now (for the leak tests: `__debugCounts`
+/// of Node's entry and the mini-program module, and the browser tests'
+/// `debugCounts`), through this export rather than one of its own.
 #[wasm_bindgen(js_name = __payStep, skip_typescript)]
 pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
     if kind == 10 {

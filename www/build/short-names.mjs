@@ -1,9 +1,9 @@
 // Gives the names between a wasm-bindgen module and its generated glue short
 // forms: every import of the glue (`__wbg_call_40b008ba32f73991`, ...) and
 // every export whose name carries a hash (the closure entry points) becomes
-// `$0`, `$1`, ... in both files, the module they come from `bg`. The names are private to the pair, so the
-// pair behaves the same; the hashes, which gzip cannot shrink, leave the
-// browser's download (`make pkg`). The module's data segments also become
+// `$0`, `$1`, ... in both files, the module they come from `bg`. The names
+// are private to the pair, so the pair behaves the same; the hashes, which
+// gzip cannot shrink, leave the browser's download (`make pkg`). The module's data segments also become
 // one: wasm-opt splits them where zeros run, which saves bytes before gzip
 // but costs after it (0.06 to 0.14 KB gzipped on the three modules).
 //
@@ -69,6 +69,8 @@ function imports(body) {
 // glue reads the module's exports (the memory keeps its name, which the
 // entry reads for the leak tests). 0.05 KB less on the browser entry.
 const exportRenames = new Map();
+/** The glue's reads of the export `field`: `wasm.field`, a whole name. */
+const member = (field, flags) => new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}(?![\\w$])`, flags);
 const short = (old) => {
   if (!exportRenames.has(old)) exportRenames.set(old, `_${exportRenames.size.toString(36)}`);
   return exportRenames.get(old);
@@ -87,7 +89,7 @@ function exports(body) {
     const [field, a] = readName(body, at);
     if (field === "__wbindgen_start") throw new Error(`${inWasm} has a start function, which link() (www/lib/shared.js) does not call`);
     const [, end] = readLeb(body, a + 1);
-    const used = field === "memory" || new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}(?![\\w$])`).test(js);
+    const used = field === "memory" || member(field).test(js);
     if (used) parts.push(name(hashed.test(field) ? fresh(field) : field === "memory" ? field : short(field)), body.subarray(a, end));
     at = end;
   }
@@ -132,10 +134,7 @@ for (let { id, body } of sections(wasm)) {
   out.push(Buffer.from([id]), leb(body.length), body);
 }
 
-for (const [old, to] of exportRenames) {
-  const member = new RegExp(`\\bwasm\\.${old.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
-  js = js.replace(member, () => `wasm.${to}`);
-}
+for (const [old, to] of exportRenames) js = js.replace(member(old, "g"), () => `wasm.${to}`);
 if (/\bwasm\.__/.test(js)) throw new Error(`${inJs} reaches an export in a form this script does not rename`);
 
 for (const [old, short] of renames) {

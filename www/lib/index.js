@@ -67,7 +67,7 @@ function linked(instance) {
  * module is linked already. */
 function carried(bytes) {
   try {
-    if (!modules.pay) modules.pay = link(payBg, new WebAssembly.Instance(new WebAssembly.Module(bytes), imports).exports);
+    if (!modules.pay) linked(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports));
     return true;
   } catch {
     return false; // modules.pay stays null
