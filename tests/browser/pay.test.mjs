@@ -856,6 +856,49 @@ test("a carried module that does not inflate rejects pay() with not_ready, and t
   await page.close();
 });
 
+test("a carried module whose stream fails part-way rejects pay() with not_ready, with no unhandled rejection, and the next pay() tries again", async () => {
+  const page = await ctx.browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    // The stream is created and written as always, and fails on the data:
+    // it reads a zlib header the carried raw deflate stream does not have.
+    const Real = globalThis.DecompressionStream;
+    let fail = true;
+    globalThis.failInflate = (v) => (fail = v);
+    globalThis.unhandled = [];
+    addEventListener("unhandledrejection", (e) => unhandled.push(String(e.reason)));
+    globalThis.DecompressionStream = class extends Real {
+      constructor(format) {
+        super(fail ? "deflate" : format);
+      }
+    };
+  });
+  await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+  const r = await page.evaluate(async () => {
+    const mod = await import("/pkg/index.js");
+    let called = 0;
+    window.Wallet1JSBridge = { call: (n, p, cb) => (called++, cb({ resultCode: "9000" })) };
+    const payment = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } };
+    const first = await mod.pay(payment).then(
+      (v) => v.status,
+      (e) => [e instanceof mod.PayError, e.code, e.field, /could not be loaded/.test(e.message), e.cause instanceof TypeError],
+    );
+    // Settled rejections are reported after a task: wait two.
+    await new Promise((r) => setTimeout(r, 20));
+    const unhandledThen = [...unhandled];
+    const calledBefore = called;
+    failInflate(false);
+    const second = (await mod.pay(payment)).status;
+    return { first, unhandledThen, calledBefore, second, called };
+  });
+  assert.deepEqual(r.first, [true, "not_ready", "wasm", true, true]);
+  assert.deepEqual(r.unhandledThen, []);
+  assert.deepEqual(errors, []);
+  assert.deepEqual([r.calledBefore, r.second, r.called], [0, "succeeded", 1]);
+  await page.close();
+});
+
 test("confirm runs in the full module, fetched once the wallet is called; where it cannot be, pay() is confirm_failed with the wallet's result", async () => {
   const page = await ctx.browser.newPage();
   // Each request for the full module: whether the wallet had been called
