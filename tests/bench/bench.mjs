@@ -6,6 +6,9 @@
 //   BENCH_LOADS=30       page loads per module, flow and mode (default 30)
 //   BENCH_ALLOW_MISS=1   print missed budgets but exit 0
 //
+// `node tests/bench/bench.mjs --report FILE` prints the table of a saved
+// run (results/latest.json) again, measuring nothing.
+//
 // Bytes are what the page really downloads: every response of a page load
 // is recorded, and what the page fetched from pkg/ before the wallet's pay
 // call was entered is counted (gzip -9 of each file). No file name of pkg/
@@ -16,6 +19,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { serve } from "../tools/server.mjs";
+import { ratioInterval, stats } from "./stats.mjs";
 import { launch } from "../tools/chromium.mjs";
 import { importEntries, readLeb, sections } from "../../www/build/wasm.mjs";
 
@@ -95,16 +99,6 @@ function gzip9(buf) {
   const r = spawnSync("gzip", ["-9", "-n", "-c"], { input: buf, maxBuffer: 1 << 28 });
   if (r.status === 0) return r.stdout.length;
   return gzipSync(buf, { level: 9 }).length;
-}
-
-function quantile(sorted, q) {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
-
-function stats(values) {
-  const s = [...values].sort((a, b) => a - b);
-  if (!s.length) return { n: 0, median: NaN, p10: NaN, p90: NaN, min: NaN, max: NaN };
-  return { n: s.length, median: quantile(s, 0.5), p10: quantile(s, 0.1), p90: quantile(s, 0.9), min: s[0], max: s[s.length - 1] };
 }
 
 const int = (n) => Math.round(n).toLocaleString("en-US");
@@ -565,6 +559,11 @@ function report(r) {
       const t = r.timing[flow][network];
       const p = t.peer.timeToPay;
       const fmt = (s) => `${ms(s.median)} (p10 ${ms(s.p10)}, p90 ${ms(s.p90)}; min ${ms(s.min)}, max ${ms(s.max)}; n ${s.n})`;
+      const paid = (loads) => loads.map((l) => l.payAt).filter((x) => x !== null);
+      const interval = (a, b) => {
+        const i = ratioInterval(paid(a), paid(b));
+        return i ? ` (90% interval ${i[0].toFixed(2)}–${i[1].toFixed(2)})` : "";
+      };
       for (const module of ["ours", "ours-preload"]) {
         const o = t[module].timeToPay;
         const judged = module === "ours";
@@ -573,7 +572,7 @@ function report(r) {
           `time to pay, ${f.label}, ${n.label}, ${judged ? "plain import" : "with the preload snippet"}, bridge present: ms from navigation start, median`,
           fmt(o),
           fmt(p),
-          ratio(o.median, p.median),
+          ratio(o.median, p.median) + interval(t[module].loads, t.peer.loads),
           judged
             ? `≤ ${r.budget.timeToPayRatio}× ${check(ok, `time to pay, ${f.label}, ${network}: median ${ms(o.median)} ms > ${r.budget.timeToPayRatio} × ${ms(p.median)} ms`)}`
             : "",
@@ -686,6 +685,10 @@ function writeReadme(table) {
 
 if (process.argv[2] === "--node") {
   await nodeChild();
+} else if (process.argv[2] === "--report") {
+  // The table of a saved run (results/latest.json or a copy), made again
+  // with this version of the report: nothing is measured or written.
+  console.log(report(JSON.parse(readFileSync(process.argv[3], "utf8"))).table);
 } else if (process.argv[2] === "--serve") {
   const server = await serve({ gzip: true });
   console.log(server.url);
