@@ -209,6 +209,7 @@ function suite(name, { webAssembly, readyOptions }) {
       throwsWith(() => mp.planAction(wallet2Payment), "not_ready");
       throwsWith(() => mp.wallet2LaunchRequest({ userName: "gh_abc" }), "not_ready");
       await rejectsWith(mp.pay(wallet2Payment, { api: wallet2Api([]) }), "not_ready");
+      throwsWith(() => mp.__debugCounts(), "not_ready");
       assert.equal(mp.__wasmMemoryBytes(), 0);
     });
 
@@ -371,6 +372,8 @@ function suite(name, { webAssembly, readyOptions }) {
       req.success({ errMsg: "requestPayment:ok" });
       const ok = { errMsg: "requestPayment:ok" };
       assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+      // Nothing held once the payments are over (the leak tests' hook).
+      assert.deepEqual({ ...mp.__debugCounts() }, { listeners: 0, waiters: 0, retained: 0 });
     });
 
     test("a throwing api is a PayError with the thrown value as cause", async () => {

@@ -121,11 +121,14 @@ export function ready(options) {
   return loading;
 }
 
+/** The module's bindings; `name`'s `not_ready` error until it is loaded. */
+function current(name) {
+  if (bindings === null) throw notReady(`${name}() was called before ready() resolved`);
+  return bindings;
+}
+
 function bound(name) {
-  return (...args) => {
-    if (bindings === null) throw notReady(`${name}() was called before ready() resolved`);
-    return bindings[name](...args);
-  };
+  return (...args) => current(name)[name](...args);
 }
 
 export const planAction = bound("planAction");
@@ -135,10 +138,7 @@ export const wallet1MiniAuthRequest = bound("wallet1MiniAuthRequest");
 export const wallet2LaunchRequest = bound("wallet2LaunchRequest");
 export const readLaunchOptions = bound("readLaunchOptions");
 export const launchAppButton = bound("launchAppButton");
-export function __debugCounts() {
-  if (bindings === null) throw notReady("__debugCounts() was called before ready() resolved");
-  return countsOf(bindings);
-}
+export const __debugCounts = () => countsOf(current("__debugCounts"));
 
 /** Plans and performs a payment through `options.api` (the mini-program's API object). */
 export async function pay(payment, options) {
