@@ -134,7 +134,10 @@ mod tests {
             (r#""6002""#, Status::Failed),
             (r#""4000""#, Status::Failed),
             (r#""5000""#, Status::Failed),
+            (r#""4""#, Status::Failed),
+            (r#""99""#, Status::Cancelled),
             ("9000", Status::Succeeded),
+            ("99", Status::Cancelled),
         ] {
             let r = wallet1_result(&p, "wallet1_pub", &j(&["{\"resultCode\":", code, "}"].concat()));
             assert_eq!(r.status, st, "{code}");

@@ -23,6 +23,7 @@ pub(super) enum F {
     W2PayMethod,
     W2UaToken,
     W2MiniProgramGlobal,
+    W2WebAssemblyGlobal,
     W2AuthorizeUrl,
     W2RedirectFragment,
     W2OauthTokenUrl,
@@ -46,7 +47,7 @@ const fn off_path(default: &'static str) -> &'static str {
 /// Every string of the profile: its group, its JavaScript name, what it
 /// must look like, and its default. One table serves the defaults, the
 /// merge and `defaultProfile()`.
-pub(super) const FIELDS: [(&str, &str, Kind, F, &str); 19] = [
+pub(super) const FIELDS: [(&str, &str, Kind, F, &str); 20] = [
     ("wallet1", "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
     ("wallet1", "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
     ("wallet1", "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
@@ -60,6 +61,10 @@ pub(super) const FIELDS: [(&str, &str, Kind, F, &str); 19] = [
     ("wallet2", "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
     ("wallet2", "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
     ("wallet2", "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
+    // Read by the mini-program module's ready() before any module is
+    // loaded, so its value is also written in www/lib/miniprogram.js
+    // (WASM_GLOBAL); tests/node/miniprogram.test.mjs keeps the two equal.
+    ("wallet2", "webAssemblyGlobal", Kind::Ident, F::W2WebAssemblyGlobal, off_path("Wallet2WebAssembly")),
     ("wallet2", "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
     ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, off_path("#wallet2_redirect")),
     ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
@@ -68,20 +73,24 @@ pub(super) const FIELDS: [(&str, &str, Kind, F, &str); 19] = [
     ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, off_path("https://open.cardnet.example/oauth/authorize")),
 ];
 
-/// wallet1's public trade-pay result codes.
-const RESULT_CODES: [(&str, Status); 6] = [
+/// wallet1's public trade-pay result codes: `4` is a refused permission
+/// (failed, its message kept as the result's), `99` the customer leaving
+/// the cashier (cancelled).
+const RESULT_CODES: [(&str, Status); 8] = [
     ("9000", Status::Succeeded),
     ("8000", Status::Pending),
     ("6004", Status::Pending),
     ("6001", Status::Cancelled),
     ("6002", Status::Failed),
     ("4000", Status::Failed),
+    ("4", Status::Failed),
+    ("99", Status::Cancelled),
 ];
 
 const MOBILE_TOKENS: [&str; 6] = ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"];
 
 /// A profile of empty strings, written as one constant: copied from the
-/// module's data in one move, where building its 19 strings one by one
+/// module's data in one move, where building its 20 strings one by one
 /// took a store for every word of each.
 const EMPTY: Profile = {
     const E: String = String::new();
@@ -103,6 +112,7 @@ const EMPTY: Profile = {
             pay_method: E,
             ua_token: E,
             mini_program_global: E,
+            web_assembly_global: E,
             authorize_url: E,
             redirect_fragment: E,
             oauth_token_url: E,

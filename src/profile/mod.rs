@@ -49,6 +49,10 @@ pub struct Wallet2Profile {
     pub ua_token: String,
     /// The mini-program API global (`globalThis[name].requestPayment`).
     pub mini_program_global: String,
+    /// The mini-program runtime's WebAssembly object, whose
+    /// `instantiate(path, imports)` takes a path in the code package: what
+    /// the mini-program module's `ready()` loads through by default.
+    pub web_assembly_global: String,
     /// The web-authorization address (`wallet2AuthUrl`).
     pub authorize_url: String,
     /// The fragment the provider requires at the end of that address.
@@ -185,6 +189,7 @@ impl Profile {
             F::W2PayMethod => &mut w2.pay_method,
             F::W2UaToken => &mut w2.ua_token,
             F::W2MiniProgramGlobal => &mut w2.mini_program_global,
+            F::W2WebAssemblyGlobal => &mut w2.web_assembly_global,
             F::W2AuthorizeUrl => &mut w2.authorize_url,
             F::W2RedirectFragment => &mut w2.redirect_fragment,
             F::W2OauthTokenUrl => &mut w2.oauth_token_url,

@@ -81,6 +81,8 @@ export interface Profile {
     payMethod: string;
     uaToken: string;
     miniProgramGlobal: string;
+    /** The mini-program runtime's WebAssembly object (instantiate() from a path in the code package); `paybridge/miniprogram`'s `ready()` looks for it first. */
+    webAssemblyGlobal: string;
     authorizeUrl: string;
     redirectFragment: string;
     oauthTokenUrl: string;
