@@ -165,22 +165,33 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# fflate's inflater, for a runtime without DecompressionStream.
 	NODE_PATH=tests/node_modules $(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  www/lib/inflate.js --outfile=pkg/inflate.js
-	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(STAGE)/
+	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/globals.js www/lib/textcoding.js \
+	  $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	# CommonJS for Node as well: platform node adds the annotation from which
 	# Node's loader learns the named exports of an import of this file.
-	$(ESBUILD) --format=cjs --platform=node $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
-	$(ESBUILD) --format=esm $(STAGE)/miniprogram.js --outfile=$(STAGE)/miniprogram.min.mjs
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm $(STAGE)/miniprogram.js --outfile=$(STAGE)/miniprogram.min.mjs
 	$(TERSER) --module $(STAGE)/miniprogram.min.mjs --output pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/
-	# The mini-program npm build's folder (package.json "miniprogram"): the
-	# same module as CommonJS index.js, with its .wasm and the JavaScript
-	# build beside it at the places its ready() looks.
+	# The mini-program folder, pkg/miniprogram/: what wallet1's compiler
+	# resolves `paybridge/miniprogram` to by plain file resolution (its
+	# index.js), and what wallet2's npm build copies whole (package.json
+	# "miniprogram"). The same module as CommonJS index.js, lowered to ES5
+	# (www/build/es5.mjs), with the JavaScript build beside it, also ES5,
+	# and the .wasm brotli-compressed, the form both runtimes' WebAssembly
+	# objects load from a path (README, "Mini-program").
 	cp www/lib/miniprogram-npm.js $(STAGE)/
-	mkdir -p pkg/miniprogram_dist
-	$(ESBUILD) --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js --outfile=$(STAGE)/miniprogram-npm.min.js
-	$(TERSER) --toplevel $(STAGE)/miniprogram-npm.min.js --output pkg/miniprogram_dist/index.js
-	cp $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram_dist/
-	cp $(BG_JS)/paybridge.wasm.cjs pkg/miniprogram_dist/paybridge.wasm.js
+	mkdir -p pkg/miniprogram
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js \
+	  --outfile=$(STAGE)/miniprogram-npm.min.js
+	node www/build/es5.mjs $(STAGE)/miniprogram-npm.min.js $(STAGE)/miniprogram-npm.es5.js
+	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-npm.es5.js --output pkg/miniprogram/index.js
+	# The JavaScript build lowered, then minified again by esbuild, which
+	# keeps ES5 as it is at --target=es5 (terser makes this file larger).
+	node www/build/es5.mjs $(BG_JS)/paybridge.wasm.cjs $(STAGE)/paybridge.wasm.es5.js
+	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=pkg/miniprogram/paybridge.wasm.js
+	node www/build/brotli.mjs $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram/paybridge_mini_bg.wasm.br
+	cp www/lib/miniprogram-folder.json pkg/miniprogram/package.json
 	touch $(BG)/pkg.stamp
 	@echo "pkg/ built"
 
@@ -232,15 +243,16 @@ $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 # and bundlers read it as such inside this `type: module` package. A
 # memory.grow left in the code would leave the glue's views on a stale
 # buffer (src/web/arena.rs).
-$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/textcoding.js Makefile
+$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/globals.js \
+  www/lib/textcoding.js Makefile
 	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
 	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals -Oz $(ONE_CALLER) --strip-debug --strip-producers \
 	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm
 	if $(BIN)/wasm-dis $(BG_JS)/mvp.wasm | grep -q 'memory.grow'; then \
 	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi
 	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/mvp.wasm -o $(BG_JS)/paybridge_bg.wasm.js
-	cp www/lib/wasmjs.js www/lib/textcoding.js $(BG_JS)/
-	$(ESBUILD) --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
+	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(BG_JS)/
+	$(ESBUILD) --inject:$(BG_JS)/globals.js --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
 
 lint:
 	node tests/tools/layout.mjs

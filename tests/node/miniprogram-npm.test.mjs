@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
+import { brotliDecompressSync } from "node:zlib";
 
 const pkgDir = fileURLToPath(new URL("../../pkg/", import.meta.url));
 const requireTool = createRequire(new URL("../package.json", import.meta.url));
@@ -105,7 +106,10 @@ function runtimeWebAssembly() {
       return new Promise((resolve) => {
         if (typeof path !== "string" || !path.startsWith("/") || path.split("/").includes("..")) throw new TypeError(`not a package path: ${path}`);
         paths.push(path);
-        resolve(WebAssembly.instantiate(readFileSync(join(project, path)), imports));
+        // Both runtimes' loaders take a brotli-compressed .wasm.br.
+        let bytes = readFileSync(join(project, path));
+        if (path.endsWith(".br")) bytes = brotliDecompressSync(bytes);
+        resolve(WebAssembly.instantiate(bytes, imports));
       });
     },
   };
@@ -138,8 +142,8 @@ async function paysBoth(pb) {
 test("the mini-program npm build takes the package with no warning and copies its folder whole", () => {
   assert.deepEqual(warnings, []);
   const files = readdirSync(built()).sort();
-  assert.deepEqual(files, ["index.js", "paybridge.wasm.js", "paybridge_mini_bg.wasm"]);
-  assert.deepEqual(readFileSync(join(built(), "paybridge_mini_bg.wasm")), readFileSync(join(pkgDir, "paybridge_mini_bg.wasm")));
+  assert.deepEqual(files, ["index.js", "package.json", "paybridge.wasm.js", "paybridge_mini_bg.wasm.br"]);
+  assert.deepEqual(brotliDecompressSync(readFileSync(join(built(), "paybridge_mini_bg.wasm.br"))), readFileSync(join(pkgDir, "paybridge_mini_bg.wasm")));
   assert.doesNotMatch(readFileSync(join(built(), "index.js"), "utf8"), /import\.meta|\bimport\(/);
 });
 
@@ -150,7 +154,7 @@ test("require('paybridge') is the mini-program module: ready() finds the .wasm w
   const pb = load(join(built(), "index.js"));
   assert.equal(typeof pb.planAction, "function");
   await pb.ready({ WebAssembly: W });
-  assert.deepEqual(W.paths, ["/miniprogram_npm/paybridge/paybridge_mini_bg.wasm"]);
+  assert.deepEqual(W.paths, ["/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br"]);
   assert.deepEqual(requested, [], "the JavaScript build is not loaded where the .wasm loads");
   await paysBoth(pb);
 });
@@ -161,8 +165,23 @@ test("pay() with no ready() at all loads through the runtime's global WebAssembl
   const { load, requested } = loader(ctx);
   const pb = load(join(built(), "index.js"));
   await paysBoth(pb);
-  assert.deepEqual(W.paths, ["/miniprogram_npm/paybridge/paybridge_mini_bg.wasm"]);
+  assert.deepEqual(W.paths, ["/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br"]);
   assert.deepEqual(requested, []);
+});
+
+test("ready() with no options loads through the runtime's WebAssembly the profile names, before the standard one", async () => {
+  const named = runtimeWebAssembly();
+  const standard = runtimeWebAssembly();
+  const ctx = runtimeGlobal(standard);
+  const { load, requested } = loader(ctx);
+  const pb = load(join(built(), "index.js"));
+  ctx[pb.WASM_GLOBAL] = named;
+  await pb.ready();
+  assert.deepEqual(named.paths, ["/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br"]);
+  assert.deepEqual(standard.paths, []);
+  assert.deepEqual(requested, []);
+  assert.equal(pb.defaultProfile().wallet2.webAssemblyGlobal, pb.WASM_GLOBAL);
+  await paysBoth(pb);
 });
 
 test("with no WebAssembly, the JavaScript build beside index.js is used, named by no one", async () => {

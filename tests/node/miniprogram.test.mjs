@@ -48,7 +48,7 @@ function codePackage() {
   copyFileSync(pkgFile("paybridge_mini_bg.wasm"), join(dir, "paybridge_mini_bg.wasm"));
   // Where the mini-program npm build puts it (package.json "miniprogram").
   mkdirSync(join(root, "miniprogram_npm", "paybridge"), { recursive: true });
-  copyFileSync(pkgFile("miniprogram_dist/paybridge_mini_bg.wasm"), join(root, "miniprogram_npm", "paybridge", "paybridge_mini_bg.wasm"));
+  copyFileSync(pkgFile("miniprogram/paybridge_mini_bg.wasm.br"), join(root, "miniprogram_npm", "paybridge", "paybridge_mini_bg.wasm.br"));
   writeFileSync(join(dir, "paybridge_mini_bg.wasm.br"), brotliCompressSync(readFileSync(pkgFile("paybridge_mini_bg.wasm"))));
   return root;
 }
@@ -142,7 +142,7 @@ test("the bundles never mention window, document, fetch or import.meta", () => {
   assert.deepEqual(manifest.exports["./miniprogram"].require, { types: "./miniprogram.d.cts", default: "./miniprogram.cjs" });
   assert.deepEqual(manifest.exports["./miniprogram"].import, { types: "./miniprogram.d.ts", default: "./miniprogram.mjs" });
   assert.equal(manifest.exports["./paybridge.wasm.cjs"].default, "./paybridge.wasm.cjs");
-  assert.equal(manifest.miniprogram, "miniprogram_dist");
+  assert.equal(manifest.miniprogram, "miniprogram");
 });
 
 test("the JavaScript build loads through the package's exports as CommonJS, from require and from import", async () => {
@@ -519,8 +519,8 @@ test("the types compile under strict TypeScript and reject a wrong use", () => {
 async function runExamplePage({ webAssembly }) {
   const ctx = miniProgramContext({ webAssembly });
   const files = {
-    paybridge: pkgFile("miniprogram_dist/index.js"),
-    "./paybridge.wasm.js": pkgFile("miniprogram_dist/paybridge.wasm.js"),
+    paybridge: pkgFile("miniprogram/index.js"),
+    "./paybridge.wasm.js": pkgFile("miniprogram/paybridge.wasm.js"),
   };
   const loadedFiles = [];
   const cache = {};
@@ -578,6 +578,6 @@ for (const [name, webAssembly] of [
     assert.equal(page.data.back["app-parameter"], "status=succeeded&payment=pay_42");
     // The JavaScript build is loaded only where there is no WebAssembly.
     assert.equal(loadedFiles.includes("./paybridge.wasm.js"), !webAssembly);
-    if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/miniprogram_npm/paybridge/paybridge_mini_bg.wasm");
+    if (webAssembly) assert.equal(webAssembly.paths.at(-1), "/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br");
   });
 }

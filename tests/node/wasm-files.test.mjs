@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliDecompressSync } from "node:zlib";
 import { leb, readLeb, sections, sleb } from "../../www/build/wasm.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url);
@@ -76,8 +77,9 @@ test("segments far apart stay apart: the zeros between them would be in a mini-p
 });
 
 test("every .wasm of the package holds one data segment and instantiates without its glue running", () => {
-  for (const f of ["paybridge_bg.wasm", "paybridge_mini_bg.wasm", "paybridge_full_bg.wasm", "miniprogram_dist/paybridge_mini_bg.wasm"]) {
-    const wasm = readFileSync(new URL(f, pkg));
+  for (const f of ["paybridge_bg.wasm", "paybridge_mini_bg.wasm", "paybridge_full_bg.wasm", "miniprogram/paybridge_mini_bg.wasm.br"]) {
+    let wasm = readFileSync(new URL(f, pkg));
+    if (f.endsWith(".br")) wasm = brotliDecompressSync(wasm);
     assert.equal(dataSegments(wasm), 1, f);
     assert.ok(memoryOf(wasm).byteLength > 0, f);
   }
@@ -162,7 +164,7 @@ test("the browser entry leaves out the mini-program API call (command 7); the mi
   const entry = read("index.js");
   assert.ok(!entry.includes("PAYBRIDGE_BROWSER"), "the name is defined away by the bundler");
   assert.ok(!/\.success=/.test(entry), "no success callback is set up in the entry");
-  for (const f of ["miniprogram.mjs", "miniprogram.cjs", "miniprogram_dist/index.js"]) assert.match(read(f), /\.success=/, f);
+  for (const f of ["miniprogram.mjs", "miniprogram.cjs", "miniprogram/index.js"]) assert.match(read(f), /\.success=/, f);
 });
 
 test("an unimported import of another form than a plain body stops the build instead of taking the functions after it", () => {

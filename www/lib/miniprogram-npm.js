@@ -1,11 +1,18 @@
-// paybridge as a mini-program project installs it: `npm install paybridge`,
-// then the developer tools' "Build npm" (package.json's `miniprogram`
-// field names the folder `miniprogram_dist/`, which the build copies whole
-// to `miniprogram_npm/paybridge/`). This is that folder's `index.js`, so
-// `require("paybridge")` in a page is the mini-program module, and the
-// `.wasm` and the JavaScript build sit beside it at known places: ready()
-// needs neither named. Bundled as CommonJS (the builder's parser takes
-// nothing newer), the same module as `paybridge/miniprogram`.
+// The mini-program folder's index.js (pkg/miniprogram/): the module a
+// mini-program page requires, on either platform.
+//
+// - wallet1: the compiler takes packages straight from node_modules, by
+//   plain file resolution and untranspiled, so `require("paybridge/miniprogram")`
+//   (or `require("paybridge")`, package.json "main") reaches this file, and
+//   it and what it requires are ES5 (www/build/es5.mjs). Its page logic has
+//   no WebAssembly: ready() runs the JavaScript build beside this file.
+// - wallet2: the developer tools' "Build npm" copies this folder whole
+//   (package.json "miniprogram") to miniprogram_npm/paybridge/, so
+//   `require("paybridge")` is this file and the `.wasm.br` sits at
+//   WASM_PATH, where ready() loads it through the runtime's WebAssembly.
+//
+// The same module as `paybridge/miniprogram` otherwise; ready() only fills
+// in those places.
 import { ready as readyFrom, pay as payFrom } from "./miniprogram.js";
 
 export * from "./miniprogram.js";
@@ -13,13 +20,14 @@ export * from "./miniprogram.js";
 /** Whether ready() was called (pay() calls it with the defaults otherwise). */
 let started = false;
 
-/** Where the npm build puts the `.wasm`, inside the code package. */
-export const WASM_PATH = "/miniprogram_npm/paybridge/paybridge_mini_bg.wasm";
+/** Where wallet2's npm build puts the `.wasm.br`, inside the code package. */
+export const WASM_PATH = "/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br";
 
 /**
  * `ready()` of `paybridge/miniprogram`, with the npm build's places as
- * defaults: the `.wasm` at {@link WASM_PATH} through the runtime's
- * WebAssembly object (`options.WebAssembly`, or the global one), and the
+ * defaults: the `.wasm.br` at {@link WASM_PATH} through the runtime's
+ * WebAssembly object (`options.WebAssembly`, or the profile's
+ * `webAssemblyGlobal`, or the standard one), and the
  * JavaScript build beside this file where there is none or it cannot load
  * that path. `wasmPath` and `wasmJs` still override either; given only
  * `wasmJs`, the JavaScript build is used, as before.

@@ -36,6 +36,7 @@ export type {
 export type PayError = import("./miniprogram.js", { with: { "resolution-mode": "import" } }).PayError;
 export declare const PayError: M["PayError"];
 export declare const ready: M["ready"];
+export declare const WASM_GLOBAL: M["WASM_GLOBAL"];
 export declare const pay: M["pay"];
 export declare const planAction: M["planAction"];
 export declare const defaultProfile: M["defaultProfile"];

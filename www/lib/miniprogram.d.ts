@@ -55,10 +55,17 @@ export interface WasmJsBuild {
   readonly wasmExports: object;
 }
 
+/** The default profile's `wallet2.webAssemblyGlobal`: the runtime WebAssembly object `ready()` looks for first. */
+export declare const WASM_GLOBAL: string;
+
 export interface ReadyOptions {
   /** paybridge_mini_bg.wasm (or .wasm.br) inside the code package, e.g. `/lib/paybridge_mini_bg.wasm`. */
   wasmPath?: string;
-  /** The runtime's WebAssembly object. Default: `globalThis.WebAssembly`, where there is one. */
+  /**
+   * The runtime's WebAssembly object. Default: the global the profile's
+   * `wallet2.webAssemblyGlobal` names ({@link WASM_GLOBAL}), else the
+   * standard `WebAssembly`, where the runtime lets code reach either.
+   */
   WebAssembly?: MiniProgramWebAssembly;
   /**
    * Where there is no WebAssembly, or the runtime's cannot load `wasmPath`

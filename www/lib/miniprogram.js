@@ -7,8 +7,9 @@
 // path; where there is none, it runs the JavaScript build of the same
 // module (paybridge.wasm.cjs, made from the .wasm by wasm2js).
 
-// First: the glue makes a TextDecoder as soon as it is evaluated.
-import "./textcoding.js";
+// Built with globals.js injected (Makefile): `globalThis`, `TextEncoder`
+// and `TextDecoder` here and in the glue are that module's, so that the
+// module loads where the runtime has none of them.
 import { bindings as wasmBindings } from "./paybridge_mini_bg.js";
 import { perform } from "./perform.js";
 import { PayError, countsOf, link, modules } from "./shared.js";
@@ -26,6 +27,15 @@ function notReady(message, field, cause) {
 function badOption(field, message) {
   return new PayError(`${field} ${message}`, "invalid_options", field);
 }
+
+/**
+ * The mini-program runtime's WebAssembly object, whose instantiate() takes
+ * a path in the code package: the profile's `wallet2.webAssemblyGlobal`
+ * (src/profile/defaults.rs; a test keeps the two equal). `ready()` with no
+ * `WebAssembly` loads through it where the runtime has it, else through
+ * the standard one, else runs the JavaScript build.
+ */
+export const WASM_GLOBAL = "Wallet2WebAssembly";
 
 /** The JS build: `require(".../paybridge.wasm.cjs")`, or a function that requires it. */
 function wasmJsBuild(src) {
@@ -51,7 +61,15 @@ function packagePath(path) {
   return path;
 }
 
-async function load(options) {
+// Written with promises, not async functions: the mini-program folder's
+// build lowers this file to ES5, where an async function costs a state
+// machine and its helpers (about 1 KB gzipped).
+function load(options) {
+  return new Promise((resolve) => resolve(start(options)));
+}
+
+/** What load() does; a throw here is its rejection. */
+function start(options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw badOption("options", "must be an object { wasmPath, WebAssembly?, wasmJs? }");
   }
@@ -60,31 +78,44 @@ async function load(options) {
   if (given !== undefined && (given === null || typeof given.instantiate !== "function")) {
     throw badOption("WebAssembly", "must be the runtime's WebAssembly object (with instantiate(path, imports))");
   }
-  const runtime = given || globalThis.WebAssembly;
+  const runtime = given || globalThis[WASM_GLOBAL] || globalThis.WebAssembly;
   const hasWasm = Boolean(runtime) && typeof runtime.instantiate === "function";
   if (hasWasm && (o.wasmPath !== undefined || o.wasmJs === undefined)) {
     if (o.wasmPath === undefined) {
       throw badOption("wasmPath", "is missing: ready({ wasmPath }) names paybridge_mini_bg.wasm inside the code package");
     }
     const path = packagePath(o.wasmPath);
-    let failure;
-    try {
-      const answer = await runtime.instantiate(path, { bg: wasmBindings });
-      const instance = answer && answer.instance ? answer.instance : answer;
-      if (!instance || !instance.exports) {
-        failure = notReady("the runtime's WebAssembly.instantiate() gave no instance", "WebAssembly");
-      } else {
-        modules.pay = linked(wasmBindings, instance.exports, "WebAssembly");
-        bindings = wasmBindings;
-        return;
-      }
-    } catch (e) {
-      failure = e instanceof PayError ? e : notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
-    }
     // A WebAssembly that takes bytes rather than a path in the code package
     // (a standard one) cannot load it: the JavaScript build, when given.
-    if (o.wasmJs === undefined) throw failure;
+    const failed = (e) => {
+      const failure = e instanceof PayError ? e : notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
+      if (o.wasmJs === undefined) throw failure;
+      jsBuild(o);
+    };
+    let answer;
+    try {
+      answer = runtime.instantiate(path, { bg: wasmBindings });
+    } catch (e) {
+      return failed(e);
+    }
+    return Promise.resolve(answer).then((answer) => {
+      const instance = answer && answer.instance ? answer.instance : answer;
+      if (!instance || !instance.exports) return failed(notReady("the runtime's WebAssembly.instantiate() gave no instance", "WebAssembly"));
+      let mod;
+      try {
+        mod = linked(wasmBindings, instance.exports, "WebAssembly");
+      } catch (e) {
+        return failed(e);
+      }
+      modules.pay = mod;
+      bindings = wasmBindings;
+    }, failed);
   }
+  jsBuild(o);
+}
+
+/** Links the JavaScript build `o.wasmJs`; `not_ready` where none was given. */
+function jsBuild(o) {
   if (o.wasmJs === undefined) {
     throw notReady(
       "this runtime has no WebAssembly: pass its WebAssembly object as ready({ WebAssembly, wasmPath }), or the JavaScript build as ready({ wasmJs }), the module paybridge/paybridge.wasm.cjs",
@@ -141,8 +172,7 @@ export const launchAppButton = bound("launchAppButton");
 export const __debugCounts = () => countsOf(current("__debugCounts"));
 
 /** Plans and performs a payment through `options.api` (the mini-program's API object). */
-export async function pay(payment, options) {
-  if (!loading) throw notReady("pay() was called before ready({ wasmPath }) (or ready({ wasmJs })) was called");
-  await loading;
-  return perform(bindings, payment, options);
+export function pay(payment, options) {
+  if (!loading) return Promise.reject(notReady("pay() was called before ready({ wasmPath }) (or ready({ wasmJs })) was called"));
+  return loading.then(() => perform(bindings, payment, options));
 }

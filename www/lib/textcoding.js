@@ -1,10 +1,8 @@
 // UTF-8 TextEncoder and TextDecoder for runtimes that have none (many
-// mini-program runtimes). wasm-bindgen's glue needs both, and makes its
-// decoder when it is evaluated: the entries import this module before the
-// glue. Installed on globalThis only where missing; the platform's own are
-// never replaced. Follows the Encoding Standard for UTF-8: invalid input
-// decodes to U+FFFD (one per maximal invalid subsequence), lone surrogates
-// encode as U+FFFD.
+// mini-program runtimes). wasm-bindgen's glue needs both; globals.js hands
+// these to it where the platform has none of its own. Follows the
+// Encoding Standard for UTF-8: invalid input decodes to U+FFFD (one per
+// maximal invalid subsequence), lone surrogates encode as U+FFFD.
 
 const REPLACEMENT = 0xfffd;
 
@@ -179,6 +177,3 @@ export class TextDecoder {
   }
 }
 
-const g = globalThis;
-if (typeof g.TextEncoder !== "function") g.TextEncoder = TextEncoder;
-if (typeof g.TextDecoder !== "function") g.TextDecoder = TextDecoder;

@@ -6,8 +6,7 @@
 // passes this module to ready({ wasmJs }) of paybridge/miniprogram. It is
 // translated, not rewritten: the same Rust code, the same results.
 
-// First: the glue makes a TextDecoder as soon as it is evaluated.
-import "./textcoding.js";
+// Built with globals.js injected, as the mini-program module is.
 import * as glue from "./paybridge_bg.js";
 import * as translated from "./paybridge_bg.wasm.js";
 
