@@ -143,12 +143,12 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# names): 7.0 to 3.1 KB gzipped. Node's entry imports it; a browser
 	# fetches it bundled into full.js, with what loads the module (below).
 	$(TERSER) --module $(SHORT)/paybridge_full_bg.js --output pkg/paybridge_full_bg.js
-	cp www/lib/node.js www/lib/shared.js www/lib/perform.js www/lib/api.js www/lib/index.d.ts \
+	cp www/lib/node.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
-	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
+	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --define:PAYBRIDGE_BROWSER=true --external:./full.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
 	# terser's compression after esbuild's minifying (TERSER): 0.19 KB less
@@ -165,7 +165,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# fflate's inflater, for a runtime without DecompressionStream.
 	NODE_PATH=tests/node_modules $(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  www/lib/inflate.js --outfile=pkg/inflate.js
-	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/globals.js www/lib/textcoding.js \
+	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/globals.js www/lib/textcoding.js \
 	  $(SHORT)/paybridge_mini_bg.js $(STAGE)/
 	# CommonJS for Node as well: platform node adds the annotation from which
 	# Node's loader learns the named exports of an import of this file.

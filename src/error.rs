@@ -1,7 +1,8 @@
 //! The one error type of the module and its stable codes.
 //!
 //! Every failure a caller can see is a [`PayError`]: a [`Code`] from the
-//! table of `API.md`, a plain-words message that names the field at fault,
+//! table of the README ("Errors"; `ErrorCode` in `www/lib/index.d.ts`), a
+//! plain-words message that names the field at fault,
 //! and the dotted path of that field where one field is to blame. The
 //! JavaScript `PayError` class is built from this in `web/error.rs`.
 //!
@@ -10,7 +11,7 @@
 
 use crate::prelude::*;
 
-/// The stable error codes of `API.md`.
+/// The stable error codes (the README, "Errors").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Code {
     NotReady,

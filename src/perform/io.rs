@@ -21,6 +21,14 @@ pub enum Timer {
     Confirm = 4,
 }
 
+impl Timer {
+    /// The timer numbered `n` (as a `SetTimer` command gave it), `None` for
+    /// a number no timer has.
+    pub fn of(n: u32) -> Option<Timer> {
+        [Timer::Ready, Timer::Answer, Timer::Grace, Timer::Fallback, Timer::Confirm].get(n as usize).copied()
+    }
+}
+
 /// Where an event is listened for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {

@@ -17,7 +17,7 @@
 //! that run are ignored. `HandOff` ends it too, the payment going on in
 //! another module's run ([`Run::confirming`]).
 //!
-//! The rules kept here (API.md, "Bridge-ready waiting" and `pay`):
+//! The rules kept here (`pay` and `waitForBridge` in `www/lib/index.d.ts`):
 //! listen for the ready event first, then look for the bridge; call at once
 //! when it is there; remove the listener and timer when the wait ends; look
 //! once more at the time-out before `bridge_timeout`. The first wallet
@@ -40,6 +40,7 @@ mod io;
 #[cfg(test)]
 mod tests;
 mod wait;
+pub mod wire;
 
 pub use io::{ApiCall, BridgeCall, Cmd, Detail, Input, Reported, Target, Timer};
 pub use wait::BridgeWait;

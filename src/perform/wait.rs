@@ -1,5 +1,6 @@
 //! The bridge-ready wait, shared by `pay()` and `waitForBridge()`
-//! (API.md, "Bridge-ready waiting"): listen for the ready event first, then
+//! (`waitForBridge` and `PayOptions.timeoutMs` in `www/lib/index.d.ts`):
+//! listen for the ready event first, then
 //! look for the bridge; act at once when it is there; remove the listener
 //! and the timer when the wait ends; look once more at the time-out before
 //! failing with `bridge_timeout`. Sharing one listener among concurrent

@@ -9,13 +9,14 @@
 //! claims the one payment slot (`busy`) and answers `[run, ...commands]`;
 //! `__payStep(run, kind, value)` feeds what happened and answers the next
 //! commands, in the protocol of [`super::protocol`]. Having performed the
-//! end the shim feeds `[9]`, which frees the payment slot.
+//! end the shim feeds `[Release]`, which frees the payment slot.
 
 use super::busy::{claim, InFlight};
 use super::env;
 use super::error::to_js as err;
 use super::local::{Local, RefCell};
 use super::protocol::{input_of, started, Encode, Page};
+use crate::perform::wire::{Feed, Op};
 use crate::perform::Run;
 use core::cell::Cell;
 use js_sys::Array;
@@ -40,14 +41,14 @@ static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
 #[wasm_bindgen(js_name = __payStart, skip_typescript)]
 pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     // A payment that cannot start answers run 0 and the one command that
-    // rejects (protocol.rs): `[10, error]` (busy; bad input where it is
-    // worded) or `[11, error]` (bad input refused unworded,
+    // rejects (protocol.rs): `[Reject, error]` (busy; bad input where it is
+    // worded) or `[Explain, error]` (bad input refused unworded,
     // crate::error::WORDED, which the shim has the full module word). An
     // answer, never a throw: the export then passes no result through
     // memory, and its glue is a plain call (0.1 KB less on the entry).
     let slot = match claim("pay") {
         Ok(s) => s,
-        Err(e) => return refused(10.0, e),
+        Err(e) => return refused(Op::Reject, e),
     };
     // The slot claimed and no payment in flight: nothing on the heap is
     // live (the module's heap serves the payment in flight only), and the
@@ -58,7 +59,7 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
     }
     let (_, opts, runtime, plan) = match super::exports::plan_js(&payment, &options) {
         Ok(p) => p,
-        Err(e) => return refused(if crate::error::WORDED { 10.0 } else { 11.0 }, err(&e)),
+        Err(e) => return refused(if crate::error::WORDED { Op::Reject } else { Op::Explain }, err(&e)),
     };
     let confirm = env::method(&options, "confirm").is_some();
     let (id, out) = started(&NEXT);
@@ -70,17 +71,17 @@ pub fn pay_start(payment: JsValue, options: JsValue) -> Array {
 /// The answer of a payment that cannot start: run 0 and the one command
 /// that rejects. Built from the calls every command uses (`Array.of` with
 /// five values, `push`): no import of its own for this answer.
-fn refused(op: f64, e: JsValue) -> Array {
+fn refused(op: Op, e: JsValue) -> Array {
     let out = Array::new();
     let u = JsValue::UNDEFINED;
     out.push(&JsValue::from_f64(0.0));
-    out.push(&Array::of5(&JsValue::from_f64(op), &e, &u, &u, &u));
+    out.push(&Array::of5(&JsValue::from_f64(op as u8 as f64), &e, &u, &u, &u));
     out
 }
 
 /// `__confirmStart(payment, options, hint, ms) -> [run, ...commands]`: a
 /// payment that the browser's payment module handed over to await
-/// `confirm` (its command 12, [`crate::perform::Cmd::HandOff`]): `hint` is
+/// `confirm` (its command `HandOff`, [`crate::perform::Cmd::HandOff`]): `hint` is
 /// the wallet's result as that module reported it (with `raw`), `ms`
 /// `confirmTimeoutMs`. It then goes on as any payment, fed by
 /// `__payStep`. The payment slot stays claimed by the run that handed
@@ -104,14 +105,15 @@ pub fn confirm_start(payment: JsValue, options: JsValue, hint: JsValue, ms: u32)
     out
 }
 
-/// `__payStep(run, kind, value) -> commands`: what happened, fed back.
-/// Kind 10 is no step: it answers `[listeners, waiters, retained]`, what
+/// `__payStep(run, kind, value) -> commands`: what happened, fed back
+/// (`kind` a [`Feed`]). `Feed::Counts` is no step: it answers
+/// `[listeners, waiters, retained]`, what
 /// the module holds on to right now (for the leak tests: `__debugCounts`
 /// of Node's entry and the mini-program module, and the browser tests'
 /// `debugCounts`), through this export rather than one of its own.
 #[wasm_bindgen(js_name = __payStep, skip_typescript)]
 pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
-    if kind == 10 {
+    if kind == Feed::Counts as u32 {
         return debug_counts();
     }
     let out = Array::new();
@@ -120,12 +122,13 @@ pub fn pay_step(id: u32, kind: u32, v: JsValue) -> Array {
     let Some(mut f) = FLIGHT.with(|s| s.borrow_mut().take_if(|f| f.id == id)) else {
         return out;
     };
-    if kind == 9 {
+    if kind == Feed::Release as u32 {
         // The shim has performed the end: the payment slot is free again.
         return out;
     }
-    let input = input_of(kind, v, f.run.takes_answer());
-    f.run.step_into(input, &Page(&f.options), &mut Encode(&out, &f.payment, &f.options));
+    if let Some(input) = input_of(kind, v, f.run.takes_answer()) {
+        f.run.step_into(input, &Page(&f.options), &mut Encode(&out, &f.payment, &f.options));
+    }
     // Kept, and with it the payment slot, until the shim has performed the
     // end (so that `pay()` from an `onEvent` of the last batch is still
     // `busy`).

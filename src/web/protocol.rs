@@ -4,29 +4,33 @@
 //!
 //! A run starts with `[run, ...commands]` and is fed with
 //! `step(run, kind, value)`, which answers the next commands. A command is
-//! an array, its first element the operation:
+//! an array, its first element the operation ([`Op`]); an input's kind is
+//! a [`Feed`]. Both are declared once, in `perform/wire.rs`, from which
+//! `www/lib/protocol.js` is generated:
 //!
-//! | op | command | the shim |
-//! | --- | --- | --- |
-//! | 0 | `[0, type, detail]` | calls `onEvent({ type, at, detail })` |
-//! | 1, 2 | `[1, t, event, target]`, `[2, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`) that feeds `[2, event]` |
-//! | 3, 4 | `[3, id, ms]`, `[4, id]` | sets (feeds `[3, id]`), clears a timer |
-//! | 5 | `[5, location, url]` | `location.assign(url)` |
-//! | 6 | `[6, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[4, v]` |
-//! | 7 | `[7, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[4 \| 5 \| 6, v]` |
-//! | 8 | `[8, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[7, v]` or `[8, e]` |
-//! | 9, 10 | `[9, result, event]`, `[10, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
-//! | 11 | `[11, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
-//! | 12 | `[12, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
-//! | 13 | `[13]` (the payment module, with `confirm`) | starts loading the full module (a failure is 12's) |
+//! | command | the shim |
+//! | --- | --- |
+//! | `[Emit, type, detail]` | calls `onEvent({ type, at, detail })` |
+//! | `[Listen, t, event, target]`, `[Unlisten, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`) that feeds `[Event, event]` |
+//! | `[SetTimer, id, ms]`, `[ClearTimer, id]` | sets (feeds `[Timer, id]`), clears a timer |
+//! | `[Navigate, location, url]` | `location.assign(url)` |
+//! | `[CallBridge, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[Success, v]` |
+//! | `[CallApi, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[Success \| Fail \| Complete, v]` |
+//! | `[Confirm, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[Confirmed, v]` or `[ConfirmFailed, e]` |
+//! | `[Resolve, result, event]`, `[Reject, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
+//! | `[Explain, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
+//! | `[HandOff, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
+//! | `[Preload]` (the payment module, with `confirm`) | starts loading the full module (a failure is `HandOff`'s) |
 //!
 //! A payment that cannot start (busy, or bad input where it is worded)
-//! answers run 0 with `[10, error]`.
+//! answers run 0 with `[Reject, error]`.
 //!
-//! After 5, 6 and 7 the shim feeds `[0]` when the call returned and `[1, e]`
-//! when it threw (and after 8 only `[1, e]`, when `confirm` threw). Having
-//! performed 9 or 10 it feeds `[9]`: the edge lets the run go. Kind 10 is
-//! no step: `step(0, 10)` answers what the module holds (`__debugCounts`).
+//! After `Navigate`, `CallBridge` and `CallApi` the shim feeds `[Returned]`
+//! when the call returned and `[Threw, e]` when it threw (and after
+//! `Confirm` only `[Threw, e]`, when `confirm` threw). Having performed
+//! `Resolve` or `Reject` it feeds `[Release]`: the edge lets the run go.
+//! `Counts` is no step: `step(0, Counts)` answers what the module holds
+//! (`__debugCounts`).
 
 use super::convert::{from_js, set, to_js};
 use super::env;
@@ -36,6 +40,7 @@ use super::local::Local;
 use crate::error::{Code, PayError};
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
+use crate::perform::wire::{Feed, Op};
 use crate::perform::{Cmd, Detail, Input, Out, Target, Timer, World};
 use crate::prelude::*;
 use core::cell::Cell;
@@ -86,33 +91,33 @@ pub fn started(counter: &Local<Cell<u32>>) -> (u32, Array) {
     (id, out)
 }
 
-/// What happened, as the shim feeds it (`kind`, see the table above). A
-/// wallet callback's answer is read only when `answer` (the run takes it,
-/// [`crate::perform::Run::takes_answer`]): one that would not count is
-/// neither read nor kept (no memory a callback, however many the wallet
-/// makes; `src/bump/`).
-pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Input<JsValue> {
-    match kind {
-        0 => Input::Returned,
-        1 => Input::Threw(v),
-        2 => Input::Event(v.text().unwrap_or_default()),
-        3 => Input::Timer(match env::num(&v) as u32 {
-            0 => Timer::Ready,
-            1 => Timer::Answer,
-            2 => Timer::Grace,
-            3 => Timer::Fallback,
-            _ => Timer::Confirm,
-        }),
-        4..=6 => {
-            let which = [Callback::Success, Callback::Fail, Callback::CompleteOnly][kind as usize - 4];
+/// What happened, as the shim feeds it (`kind`, a [`Feed`]); `None` for a
+/// kind that is no input (`Release`, `Counts`, an unknown number) or a
+/// timer no command set. A wallet callback's answer is read only when
+/// `answer` (the run takes it, [`crate::perform::Run::takes_answer`]): one
+/// that would not count is neither read nor kept (no memory a callback,
+/// however many the wallet makes; `src/bump/`).
+pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
+    Some(match Feed::of(kind)? {
+        Feed::Returned => Input::Returned,
+        Feed::Threw => Input::Threw(v),
+        Feed::Event => Input::Event(v.text().unwrap_or_default()),
+        Feed::Timer => Input::Timer(Timer::of(env::num(&v) as u32)?),
+        f @ (Feed::Success | Feed::Fail | Feed::Complete) => {
+            let which = match f {
+                Feed::Success => Callback::Success,
+                Feed::Fail => Callback::Fail,
+                _ => Callback::CompleteOnly,
+            };
             let answer = if answer { answer_of(&v) } else { Json::Null };
             Input::Callback(which, v, answer)
         }
         // Never fed to the browser's payment module, which hands `confirm`
         // over (perform::CONFIRM_HERE).
-        7 if crate::perform::CONFIRM_HERE => Input::Confirmed(v.text()),
-        _ => Input::ConfirmFailed(v),
-    }
+        Feed::Confirmed if crate::perform::CONFIRM_HERE => Input::Confirmed(v.text()),
+        Feed::Confirmed | Feed::ConfirmFailed => Input::ConfirmFailed(v),
+        Feed::Release | Feed::Counts => return None,
+    })
 }
 
 /// The commands written for the shim as a core answers them: `(out,
@@ -141,28 +146,28 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
                 Detail::Json(j) => to_js(j),
                 Detail::Value(v) => v.clone(),
             };
-            (0, s(kind), detail, u(), u())
+            (Op::Emit, s(kind), detail, u(), u())
         }
         Cmd::Listen(t, e) => {
             let target = match t {
                 Target::Document => env::global_get("document"),
                 Target::Window => env::global().into(),
             };
-            (1, n(*t as u32), s(e), target, u())
+            (Op::Listen, n(*t as u32), s(e), target, u())
         }
-        Cmd::Unlisten(t, e) => (2, n(*t as u32), s(e), u(), u()),
-        Cmd::SetTimer(t, ms) => (3, n(*t as u32), n(*ms), u(), u()),
-        Cmd::ClearTimer(t) => (4, n(*t as u32), u(), u(), u()),
-        Cmd::Navigate(url) => (5, env::global_get("location"), s(url), u(), u()),
-        Cmd::CallBridge(c) => (6, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
+        Cmd::Unlisten(t, e) => (Op::Unlisten, n(*t as u32), s(e), u(), u()),
+        Cmd::SetTimer(t, ms) => (Op::SetTimer, n(*t as u32), n(*ms), u(), u()),
+        Cmd::ClearTimer(t) => (Op::ClearTimer, n(*t as u32), u(), u(), u()),
+        Cmd::Navigate(url) => (Op::Navigate, env::global_get("location"), s(url), u(), u()),
+        Cmd::CallBridge(c) => (Op::CallBridge, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
         // Never made by the browser's payment module (perform::API_CALLS).
         Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
-        Cmd::CallApi(c) => (7, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
+        Cmd::CallApi(c) => (Op::CallApi, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
         // Each made by one kind of build (perform::CONFIRM_HERE).
         Cmd::Confirm(_) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
         Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
-        Cmd::Confirm(r) => (8, env::get(options, "confirm"), payment.clone(), with_raw(r), u()),
-        Cmd::Preload => (13, u(), u(), u(), u()),
+        Cmd::Confirm(r) => (Op::Confirm, env::get(options, "confirm"), payment.clone(), with_raw(r), u()),
+        Cmd::Preload => (Op::Preload, u(), u(), u(), u()),
         Cmd::HandOff(r, ms) => {
             let hint = with_raw(r);
             let e = err(&PayError::field(
@@ -171,9 +176,9 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
                 "the confirm hook was not called: the module that calls it did not load",
             ));
             set(&e, "result", &hint);
-            (12, hint, n(*ms), e, u())
+            (Op::HandOff, hint, n(*ms), e, u())
         }
-        Cmd::Done(r) => (9, with_raw(r), s("result"), u(), u()),
+        Cmd::Done(r) => (Op::Resolve, with_raw(r), s("result"), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
@@ -182,10 +187,10 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
             if let Some(r) = result {
                 set(&error, "result", &with_raw(r));
             }
-            (10, error, u(), u(), u())
+            (Op::Reject, error, u(), u(), u())
         }
     };
-    Array::of5(&n(op), &a, &b, &c, &d).into()
+    Array::of5(&n(op as u32), &a, &b, &c, &d).into()
 }
 
 /// The wallet's answer as the outcome reads it: the members it reads, each

@@ -5,8 +5,8 @@
 //! `__waitStart(name, readyEvent, options)` checks the arguments (a bad one
 //! throws its `PayError`) and answers `[wait, ...commands]`;
 //! `__waitStep(wait, kind, value)` feeds what happened. The commands and
-//! inputs are `pay()`'s (`web/pay.rs`); the wait ends with `[9, bridge]` or
-//! `[10, error]`. Any number of waits may run at once; the shim shares one
+//! inputs are `pay()`'s (`web/pay.rs`); the wait ends with `[Resolve,
+//! bridge]` or `[Reject, error]`. Any number of waits may run at once; the shim shares one
 //! listener among them.
 
 use super::env::Text;
@@ -14,6 +14,7 @@ use super::error::to_js as err;
 use super::local::{Local, RefCell};
 use super::protocol::{input_of, started, Encode, Page};
 use crate::error::{cat, Code, PayError};
+use crate::perform::wire::{Feed, Op};
 use crate::perform::BridgeWait;
 use crate::prelude::*;
 use core::cell::Cell;
@@ -57,8 +58,8 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
     Ok(out)
 }
 
-/// `__waitStep(wait, kind, value) -> commands`; `[9]` once the shim has
-/// performed the end.
+/// `__waitStep(wait, kind, value) -> commands`; `Release` once the shim
+/// has performed the end.
 #[wasm_bindgen(js_name = __waitStep, skip_typescript)]
 pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
     let out = Array::new();
@@ -67,19 +68,21 @@ pub fn wait_step(id: u32, kind: u32, v: JsValue) -> Array {
         let i = w.iter().position(|(wid, _)| *wid == id)?;
         Some(w.swap_remove(i))
     });
-    if let Some((_, mut wait)) = taken.filter(|_| kind != 9) {
+    if let Some((_, mut wait)) = taken.filter(|_| kind != Feed::Release as u32) {
         let none = JsValue::UNDEFINED;
-        wait.step_into(input_of(kind, v, false), &Page(&none), &mut Encode(&out, &none, &none));
+        if let Some(input) = input_of(kind, v, false) {
+            wait.step_into(input, &Page(&none), &mut Encode(&out, &none, &none));
+        }
         keep(id, wait, &out);
     }
     out
 }
 
 /// Keeps the wait until the shim has performed its end, and writes the
-/// bridge found, after the step's commands, into `out` (`[9, bridge]`).
+/// bridge found, after the step's commands, into `out` (`[Resolve, bridge]`).
 fn keep(id: u32, mut wait: BridgeWait, out: &Array) {
     if let Some(bridge) = wait.found() {
-        out.push(&Array::of2(&JsValue::from_f64(9.0), &super::env::global_get(bridge)));
+        out.push(&Array::of2(&JsValue::from_f64(Op::Resolve as u8 as f64), &super::env::global_get(bridge)));
     }
     WAITS.with(|w| w.borrow_mut().push((id, wait)));
 }

@@ -13,6 +13,7 @@
 import { EMBEDDED } from "./embedded.js";
 import { bindings as payBg } from "./paybridge_bg.js";
 import { perform } from "./perform.js";
+import { OP_EXPLAIN, OP_PRELOAD } from "./protocol.js";
 import { PayError, link, modules } from "./shared.js";
 
 export * from "./api.js";
@@ -149,12 +150,13 @@ function whenLoaded(which, load, call) {
 
 /**
  * What the payment module leaves to the full module (www/lib/perform.js,
- * `more`; src/web/protocol.rs has the commands). 11: the words of an input
- * error it refused unworded; the full module runs the same checks and words
- * it (src/error.rs, WORDED), and where it does not load the error stays as
- * it is (its code, its field, and a short message naming both). 13: the
- * wallet has been called, and `confirm` will be awaited: the full module is
- * fetched while the wallet's screen is up. 12: the wallet's result, `hint`,
+ * `more`; src/web/protocol.rs has the commands). OP_EXPLAIN: the words of
+ * an input error it refused unworded; the full module runs the same checks
+ * and words it (src/error.rs, WORDED), and where it does not load the error
+ * stays as it is (its code, its field, and a short message naming both).
+ * OP_PRELOAD: the wallet has been called, and `confirm` will be awaited:
+ * the full module is fetched while the wallet's screen is up. OP_HAND_OFF:
+ * the wallet's result, `hint`,
  * for the full module to await `confirm` on; this run (and with it the
  * payment slot) ends with that one. Where the full module does not load,
  * the payment fails with the error the command carries (`confirm_failed`,
@@ -162,13 +164,14 @@ function whenLoaded(which, load, call) {
  */
 function toFull(payment, options) {
   return ([op, a, b, d], end, resolve, reject, go) => {
-    if (op == 11) {
+    if (op == OP_EXPLAIN) {
       end();
       loadFull()
         .then(() => modules.full.bg.__explain(payment, options, a))
         .catch(() => a)
         .then(reject);
-    } else if (op == 13) loadFull().catch(() => {});
+    } else if (op == OP_PRELOAD) loadFull().catch(() => {});
+    // OP_HAND_OFF, the one left
     else
       loadFull()
         .then(

@@ -1,11 +1,37 @@
 // pay() and waitForBridge(): the shim that performs what the core decides
 // (src/perform; src/web/pay.rs has the commands). It listens, sets timers,
 // calls the bridge or the mini-program API, navigates and reports events
-// when told to, and feeds back what happened; it decides nothing.
+// when told to, and feeds back what happened; it decides nothing. The
+// operations and input kinds are named in protocol.js, generated from
+// src/perform/wire.rs (the minifier writes them back as numbers).
+
+import {
+  OP_EMIT,
+  OP_LISTEN,
+  OP_UNLISTEN,
+  OP_SET_TIMER,
+  OP_CLEAR_TIMER,
+  OP_NAVIGATE,
+  OP_CALL_BRIDGE,
+  OP_CALL_API,
+  OP_CONFIRM,
+  OP_RESOLVE,
+  OP_REJECT,
+  FEED_RETURNED,
+  FEED_THREW,
+  FEED_EVENT,
+  FEED_TIMER,
+  FEED_SUCCESS,
+  FEED_FAIL,
+  FEED_COMPLETE,
+  FEED_CONFIRMED,
+  FEED_CONFIRM_FAILED,
+  FEED_RELEASE,
+} from "./protocol.js";
 
 const now = () => (typeof performance == "object" && performance.now ? performance.now() : Date.now());
 
-// Whether this build performs mini-program API calls (command 7). The
+// Whether this build performs mini-program API calls (OP_CALL_API). The
 // browser entry's bundle defines PAYBRIDGE_BROWSER (Makefile): a page has
 // no mini-program API and neither of its modules makes such a call, so the
 // branch is left out of what a page downloads (0.05 KB gzipped).
@@ -17,10 +43,11 @@ const shared = {};
 
 /**
  * Pays with the module whose bindings are `bg`. What the browser's payment
- * module leaves to the full module (commands 11 to 13: wording an input
- * error, awaiting `confirm`) is performed by `more(command, end, resolve,
- * reject, go)`, which the browser entry passes (index.js); `go(start, bg)`
- * goes on with a run of module `bg` that `start()` begins.
+ * module leaves to the full module (OP_EXPLAIN, OP_HAND_OFF, OP_PRELOAD:
+ * wording an input error, awaiting `confirm`) is performed by
+ * `more(command, end, resolve, reject, go)`, which the browser entry passes
+ * (index.js); `go(start, bg)` goes on with a run of module `bg` that
+ * `start()` begins.
  */
 export function perform(bg, payment, options, more) {
   let onEvent;
@@ -56,7 +83,7 @@ function drive(start, step, onEvent, more) {
     };
     const end = () => {
       over = true;
-      step(id, 9);
+      step(id, FEED_RELEASE);
       for (const k in timers) clearTimeout(timers[k]);
       for (const k in mine) unlisten(k);
     };
@@ -66,9 +93,9 @@ function drive(start, step, onEvent, more) {
       try {
         f();
       } catch (e) {
-        return feed(1, e);
+        return feed(FEED_THREW, e);
       }
-      feed(0);
+      feed(FEED_RETURNED);
     };
     const emit = (type, detail) => {
       if (typeof onEvent == "function") {
@@ -84,51 +111,55 @@ function drive(start, step, onEvent, more) {
     function run(cmds) {
       for (const c of cmds) {
         const [op, a, b, d, e] = c;
-        if (op == 0) emit(a, b);
-        else if (op == 1) {
+        if (op == OP_EMIT) emit(a, b);
+        else if (op == OP_LISTEN) {
           const k = a + b;
           let s = shared[k];
           if (!s && typeof d?.addEventListener == "function") {
             const feeds = new Set();
-            s = shared[k] = [d, b, () => [...feeds].forEach((f) => f(2, b)), feeds];
+            s = shared[k] = [d, b, () => [...feeds].forEach((f) => f(FEED_EVENT, b)), feeds];
             d.addEventListener(b, s[2]);
           }
           if (s) {
             s[3].add(feed);
             mine[k] = s;
           }
-        } else if (op == 2) unlisten(a + b);
-        else if (op == 3) {
+        } else if (op == OP_UNLISTEN) unlisten(a + b);
+        else if (op == OP_SET_TIMER) {
           clearTimeout(timers[a]);
-          timers[a] = setTimeout(() => feed(3, a), b);
-        } else if (op == 4) {
+          timers[a] = setTimeout(() => feed(FEED_TIMER, a), b);
+        } else if (op == OP_CLEAR_TIMER) {
           clearTimeout(timers[a]);
           delete timers[a];
-        } else if (op == 5) act(() => a.assign(b));
-        else if (op == 6) act(() => a[b](d, e, (v) => feed(4, v)));
-        else if (op == 7 && apiCalls) {
-          d.success = (v) => feed(4, v);
-          d.fail = (v) => feed(5, v);
-          if (e) d.complete = (v) => feed(6, v);
+        } else if (op == OP_NAVIGATE) act(() => a.assign(b));
+        else if (op == OP_CALL_BRIDGE) act(() => a[b](d, e, (v) => feed(FEED_SUCCESS, v)));
+        else if (op == OP_CALL_API && apiCalls) {
+          d.success = (v) => feed(FEED_SUCCESS, v);
+          d.fail = (v) => feed(FEED_FAIL, v);
+          if (e) d.complete = (v) => feed(FEED_COMPLETE, v);
           act(() => a[b](d));
-        } else if (op == 8) {
+        } else if (op == OP_CONFIRM) {
           let v;
           try {
             v = a(b, d);
           } catch (x) {
-            feed(1, x);
+            feed(FEED_THREW, x);
             continue;
           }
           try {
-            Promise.resolve(v).then((x) => feed(7, x), (x) => feed(8, x));
+            Promise.resolve(v).then((x) => feed(FEED_CONFIRMED, x), (x) => feed(FEED_CONFIRM_FAILED, x));
           } catch (x) {
-            feed(8, x);
+            feed(FEED_CONFIRM_FAILED, x);
           }
-        } else if (op > 10) more(c, end, resolve, reject);
+        }
+        // The hand-over between the browser's two modules (OP_EXPLAIN,
+        // OP_HAND_OFF, OP_PRELOAD: the operations numbered after
+        // OP_REJECT, src/perform/wire.rs), performed in one place: index.js.
+        else if (op > OP_REJECT) more(c, end, resolve, reject);
         else {
-          if (op == 9 && b) emit(b, a);
+          if (op == OP_RESOLVE && b) emit(b, a);
           end();
-          (op == 9 ? resolve : reject)(a);
+          (op == OP_RESOLVE ? resolve : reject)(a);
         }
       }
     }

@@ -3,6 +3,8 @@
 // instance. The decisions (planning, waiting, calling, mapping) are all in
 // the wasm.
 
+import { FEED_COUNTS } from "./protocol.js";
+
 /** Every failure of the module: `code`, a message naming the field, `field`. */
 export class PayError extends Error {
   constructor(message, code, field, details, cause) {
@@ -68,9 +70,10 @@ export function guardClass(name) {
 }
 
 /** What the module whose bindings are `bg` holds on to right now: `{
- * listeners, waiters, retained }` (`__payStep`'s kind 10, src/web/pay.rs). */
+ * listeners, waiters, retained }` (the query FEED_COUNTS of `__payStep`,
+ * src/web/pay.rs). */
 export function countsOf(bg) {
-  const [listeners, waiters, retained] = bg.__payStep(0, 10);
+  const [listeners, waiters, retained] = bg.__payStep(0, FEED_COUNTS);
   return { listeners, waiters, retained };
 }
 

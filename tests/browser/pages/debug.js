@@ -1,6 +1,7 @@
 // What the leak tests read of a page's paybridge, from the entry's loaded
 // modules (`__modules`; the entry carries no test code of its own): what
-// each module holds right now (`__payStep`'s kind 10, src/web/pay.rs),
+// each module holds right now (`__payStep`'s query FEED_COUNTS, 10:
+// www/lib/protocol.js; a classic script cannot import it),
 // summed, and the size of a module's memory.
 window.debugCounts = (pb) => {
   const mods = [...new Set([pb.__modules.pay, pb.__modules.full])].filter(Boolean);

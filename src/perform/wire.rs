@@ -1,0 +1,136 @@
+//! The wire between a module's edges (`web/pay.rs`, `web/wait.rs`,
+//! `web/protocol.rs`) and the shim that performs their commands
+//! (`www/lib/perform.js`), declared once: every operation a command may
+//! carry and every kind of input the shim may feed back.
+//!
+//! `www/lib/protocol.js` holds the same numbers as JavaScript constants
+//! (`OP_EMIT`, `FEED_RETURNED`, ...). It is generated from these
+//! declarations, not written by hand: `tests/wire.rs` fails when the file
+//! and the enums differ (`UPDATE_WIRE=1 cargo test --test wire` writes it)
+//! and when the shim compares or feeds a number of its own instead of a
+//! name.
+//!
+//! What must stay true: a number, once given, means one thing in both
+//! languages; the shim treats every operand as opaque (a timer or target
+//! number is handed back as it came); the core answers an input kind it
+//! does not know with nothing.
+
+/// Declares a wire enum: its members with explicit numbers, `ALL` (each
+/// member's name and number, which `tests/wire.rs` writes as JavaScript)
+/// and `of` (the member with a number, `None` for any other).
+macro_rules! wire {
+    ($(#[$m:meta])* pub enum $name:ident { $($(#[$vm:meta])* $v:ident = $n:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum $name {
+            $($(#[$vm])* $v = $n,)*
+        }
+
+        impl $name {
+            /// Every member: its name and its number on the wire.
+            pub const ALL: &'static [(&'static str, u8)] = &[$((stringify!($v), $n),)*];
+
+            /// The member numbered `n` on the wire.
+            pub fn of(n: u32) -> Option<Self> {
+                match n {
+                    $($n => Some(Self::$v),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+wire! {
+    /// A command's operation, its first element: `[op, a, b, c, d]`. The
+    /// table of `web/protocol.rs` says what each carries and what the shim
+    /// does.
+    pub enum Op {
+        /// `[Emit, type, detail]`: `onEvent({ type, at, detail })`.
+        Emit = 0,
+        /// `[Listen, target, event, object]`: one listener an event and target.
+        Listen = 1,
+        /// `[Unlisten, target, event]`.
+        Unlisten = 2,
+        /// `[SetTimer, timer, ms]`: feeds `[Timer, timer]` when it fires.
+        SetTimer = 3,
+        /// `[ClearTimer, timer]`.
+        ClearTimer = 4,
+        /// `[Navigate, location, url]`: `location.assign(url)`.
+        Navigate = 5,
+        /// `[CallBridge, bridge, method, op, params]`: the callback feeds `Success`.
+        CallBridge = 6,
+        /// `[CallApi, api, method, params, complete]`: `success`, `fail`,
+        /// `complete` feed `Success`, `Fail`, `Complete`.
+        CallApi = 7,
+        /// `[Confirm, confirm, payment, hint]`: its settling feeds
+        /// `Confirmed` or `ConfirmFailed`.
+        Confirm = 8,
+        /// `[Resolve, value, event]`: the run ends and its promise resolves.
+        Resolve = 9,
+        /// `[Reject, error]`: the run ends and its promise rejects.
+        Reject = 10,
+        /// `[Explain, error]`: the payment module's unworded input error,
+        /// for the full module to word (the browser entry's hand-over).
+        Explain = 11,
+        /// `[HandOff, hint, ms, error]`: the payment goes on in the full
+        /// module, which awaits `confirm` (the browser entry's hand-over).
+        HandOff = 12,
+        /// `[Preload]`: the full module is fetched ahead of a `HandOff`.
+        Preload = 13,
+    }
+}
+
+wire! {
+    /// What the shim feeds back: `step(run, kind, value)`.
+    pub enum Feed {
+        /// The last call or navigation returned.
+        Returned = 0,
+        /// It threw (`value`: what it threw).
+        Threw = 1,
+        /// An event listened for fired (`value`: its name).
+        Event = 2,
+        /// A timer fired (`value`: the timer's number, as it was set).
+        Timer = 3,
+        /// A bridge callback, or the mini-program API's `success`.
+        Success = 4,
+        /// The mini-program API's `fail`.
+        Fail = 5,
+        /// The mini-program API's `complete`.
+        Complete = 6,
+        /// `confirm` resolved (`value`: the status it answered).
+        Confirmed = 7,
+        /// `confirm` rejected.
+        ConfirmFailed = 8,
+        /// The shim has performed the end: the run lets go of what it holds.
+        Release = 9,
+        /// Not a step: a query for what the module holds on to now
+        /// (`[listeners, waiters, retained]`), for leak tests.
+        Counts = 10,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_distinct_and_read_back() {
+        for all in [Op::ALL, Feed::ALL] {
+            for (i, &(_, n)) in all.iter().enumerate() {
+                assert!(all[..i].iter().all(|&(_, m)| m != n));
+            }
+        }
+        for &(_, n) in Feed::ALL {
+            assert_eq!(Feed::of(n as u32).map(|f| f as u8), Some(n));
+        }
+        assert_eq!(Feed::of(11), None);
+        assert_eq!(Op::of(Op::HandOff as u32), Some(Op::HandOff));
+        // The shim tells the hand-over's operations by their place after
+        // the run's two ends (www/lib/perform.js, `op > OP_REJECT`).
+        let after = |o: Op| o as u8 > Op::Reject as u8;
+        assert!(Op::ALL.iter().all(|&(_, n)| after(Op::of(n as u32).unwrap()) == (n >= Op::Explain as u8)));
+        assert!([Op::Explain, Op::HandOff, Op::Preload].into_iter().all(after));
+    }
+}

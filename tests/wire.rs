@@ -1,0 +1,93 @@
+//! The wire between the edges and the shim is declared once, in
+//! `src/perform/wire.rs`; `www/lib/protocol.js` is generated from it, and
+//! the shim names every operation and input kind through it.
+//!
+//! `UPDATE_WIRE=1 cargo test --test wire` writes the file anew.
+
+use paybridge::perform::wire::{Feed, Op};
+use std::fs;
+use std::path::Path;
+
+const FILE: &str = "www/lib/protocol.js";
+
+/// `CallBridge` as `CALL_BRIDGE`.
+fn screaming(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+fn render() -> String {
+    let mut out = String::from(
+        "// Generated from src/perform/wire.rs by tests/wire.rs\n\
+         // (UPDATE_WIRE=1 cargo test --test wire): do not edit by hand.\n\
+         // The operations of the commands the modules answer (OP_*) and the\n\
+         // kinds of input the shim feeds back (FEED_*), www/lib/perform.js.\n",
+    );
+    for (prefix, all) in [("OP", Op::ALL), ("FEED", Feed::ALL)] {
+        out.push('\n');
+        for &(name, n) in all {
+            out.push_str(&format!("export const {prefix}_{} = {n};\n", screaming(name)));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_shims_constants_are_generated_from_the_wire() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE);
+    let want = render();
+    if std::env::var_os("UPDATE_WIRE").is_some() {
+        fs::write(&path, &want).unwrap();
+    }
+    let have = fs::read_to_string(&path).unwrap_or_default();
+    assert!(have == want, "{FILE} differs from src/perform/wire.rs: run UPDATE_WIRE=1 cargo test --test wire\n--- want\n{want}");
+}
+
+/// Whether `text` has `pattern` followed (past spaces) by a digit: a
+/// number compared with or fed in place of a name.
+fn numbered(text: &str, pattern: &str) -> Vec<usize> {
+    let mut hits = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(pattern) {
+        let at = from + i;
+        let rest = text[at + pattern.len()..].trim_start();
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            hits.push(text[..at].matches('\n').count() + 1);
+        }
+        from = at + pattern.len();
+    }
+    hits
+}
+
+#[test]
+fn the_shim_compares_and_feeds_no_number_of_its_own() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/lib");
+    let mut found = Vec::new();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".js") || name == "protocol.js" {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        for pattern in ["op ==", "op !=", "op >", "op <", "feed(", "step(id,", "__payStep(0,", "__payStep(id,"] {
+            for line in numbered(&text, pattern) {
+                found.push(format!("{name}:{line}: `{pattern}` and a number"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "name the operation or input kind (www/lib/protocol.js):\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_check_finds_what_it_looks_for() {
+    assert_eq!(numbered("if (op == 11) x;\nfeed(4, v)", "op =="), [1]);
+    assert_eq!(numbered("if (op == 11) x;\nfeed(4, v)", "feed("), [2]);
+    assert!(numbered("if (op == OP_EXPLAIN) feed(FEED_SUCCESS, v)", "op ==").is_empty());
+}
