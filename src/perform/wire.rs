@@ -132,5 +132,13 @@ mod tests {
         let after = |o: Op| o as u8 > Op::Reject as u8;
         assert!(Op::ALL.iter().all(|&(_, n)| after(Op::of(n as u32).unwrap()) == (n >= Op::Explain as u8)));
         assert!([Op::Explain, Op::HandOff, Op::Preload].into_iter().all(after));
+        // A timer's number comes back as a SetTimer gave it; any other is
+        // no timer (it once decoded as the confirm timer).
+        use crate::perform::Timer;
+        for t in [Timer::Ready, Timer::Answer, Timer::Grace, Timer::Fallback, Timer::Confirm] {
+            assert_eq!(Timer::of(t as u32), Some(t));
+        }
+        assert_eq!(Timer::of(5), None);
+        assert_eq!(Timer::of(u32::MAX), None);
     }
 }
