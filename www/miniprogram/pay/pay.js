@@ -9,8 +9,11 @@
 // your runtime (the same names as profile.wallet1/wallet2.miniProgramGlobal)
 // and your server's address.
 const SETTINGS = {
-  // The runtime's API object (tradePay / requestPayment, request, login).
+  // The runtime's API object (tradePay / requestPayment, request, login):
+  // its global name, or, where the page logic has no global object
+  // (wallet1), the object itself as `api`.
   apiGlobal: "wallet2",
+  api: null,
   // The runtime's WebAssembly object, where it has one under another name
   // than WebAssembly.
   webAssemblyGlobal: "Wallet2WebAssembly",
@@ -21,12 +24,17 @@ const SETTINGS = {
 
 const paybridge = require("paybridge");
 
-const api = globalThis[SETTINGS.apiGlobal];
+// The runtime's global object, where its page logic may reach one: a
+// wallet1 page logic has none (unless the project turns globalObjectMode
+// on), so there give the API object itself as SETTINGS.api.
+const root = typeof globalThis === "object" && globalThis ? globalThis : {};
+
+const api = SETTINGS.api || root[SETTINGS.apiGlobal];
 
 // Loaded once for the whole mini-program; pay() awaits it. The .wasm is
 // where the npm build put it; where the runtime has no WebAssembly, the
 // JavaScript build beside it is loaded instead.
-const loaded = paybridge.ready({ WebAssembly: globalThis[SETTINGS.webAssemblyGlobal] });
+const loaded = paybridge.ready({ WebAssembly: root[SETTINGS.webAssemblyGlobal] });
 
 /** The runtime's request API as a promise: POST or GET JSON to your server. */
 function call(method, path, data) {
