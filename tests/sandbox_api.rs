@@ -374,6 +374,9 @@ async fn drive(api: &Api, op: Operation, fields: Json, lose_first_answer: bool) 
     let mut lose = lose_first_answer;
     loop {
         event = match call.next(event) {
+            Step::NeedEncrypt(fields) => {
+                Event::Encrypted(fields.iter().map(|(k, v)| paybridge::sandbox::sign::encrypt(SECRET, k, v).unwrap()).collect())
+            }
             Step::NeedSign(params) => Event::Signed(sandbox_sign(&sign_input(&params))),
             Step::Send(req) => {
                 paths.push(req.path.to_string());
