@@ -257,3 +257,23 @@ fn service_date_and_list_items() {
     assert_eq!(n.outcome.problems.len(), 3, "{:?}", n.outcome.problems);
     assert_eq!(Interface::of_code("10200"), Some(Interface::CardCheck));
 }
+
+#[test]
+fn records_keep_proto_and_constructor_keys_as_members() {
+    // What the edge turns into own properties (web/convert.rs `define`):
+    // the core keeps every key as it came, from JSON and from form bodies.
+    let (r, _) = run(call(&config(), Operation::CheckResult, j(r#"{"seqId":"S-1"}"#)), |_| {
+        let d = r#"{"return_code":"20000","resp_code":"00","__proto__":{"polluted":"yes"},"constructor":"c","file_list":[{"__proto__":{"x":1},"file_id":"f","file_type":"00","file_source":"JVS"}]}"#;
+        Some((200, encode_envelope(d, "sig")))
+    });
+    let record = r.unwrap().record.unwrap();
+    let keys: Vec<&str> = record.as_obj().unwrap().iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["return_code", "resp_code", "__proto__", "constructor", "file_list"]);
+    let item = &record.get("file_list").and_then(|l| if let Json::Arr(a) = l { a.first().cloned() } else { None }).unwrap();
+    assert!(item.get("__proto__").is_some());
+    let n = parse_notification(&Json::str("seq_id=S&order_id=o&return_code=10200&__proto__=x&constructor=y&sign=s")).unwrap();
+    let rec = n.outcome.record.unwrap();
+    assert_eq!(rec.get("__proto__"), Some(&Json::str("x")));
+    assert_eq!(rec.get("constructor"), Some(&Json::str("y")));
+    assert!(n.sign_input.contains("__proto__=x"), "the signed input covers them too");
+}
