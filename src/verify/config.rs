@@ -208,8 +208,8 @@ impl Config {
 /// Checks `baseUrl`: an absolute `http` or `https` URL with a plain host
 /// (the strict shape of [`crate::safe_url`]: no user info, whitespace,
 /// control characters or backslashes) and no query or fragment, since the
-/// client appends `/api/v1/...` to it. Returns it without trailing slashes;
-/// `invalid_options` naming `baseUrl` otherwise. Plain `http` is accepted
+/// client appends each interface's path to it ([`Paths`]). Returns it
+/// without trailing slashes; `invalid_options` naming `baseUrl` otherwise. Plain `http` is accepted
 /// for any host, as the service's joint-debugging address may be one.
 pub fn check_base_url(url: &str) -> Result<String, PayError> {
     let bad = |why: &str| {
@@ -231,7 +231,7 @@ pub fn check_base_url(url: &str) -> Result<String, PayError> {
     // the loopback rule for http does not apply.
     check_shape(&cat!("https://", rest), false).map_err(bad)?;
     if url.contains(['?', '#']) {
-        return Err(bad("it has a query or fragment, and the client appends /api/v1/... to it"));
+        return Err(bad("it has a query or fragment, and the client appends each path (paths) to it"));
     }
     Ok(url.trim_end_matches('/').to_string())
 }
