@@ -8,6 +8,38 @@
 //! thin edges in `web` (wasm32 only: the exports, bridges, events, timers,
 //! navigation and `fetch`).
 //!
+//! How the code is laid out (the map is the README's "Architecture"):
+//!
+//! - **A pure core, thin edges.** Outside `src/web/` all is plain Rust
+//!   tested on the host; `src/web/` (wasm32 only) decodes each export's
+//!   arguments (`convert.rs`), calls the core, encodes the answer, and makes
+//!   every error the `PayError` class (`error.rs`). Platform objects are
+//!   reached through the global object the entry gives (`env.rs`; `{}` in a
+//!   runtime with none, `www/lib/globals.js`). `www/lib/` loads and re-exports; it decides
+//!   nothing.
+//! - **Sans-IO where there is I/O.** `perform::Run` (the payment, and its
+//!   wait alone for `waitForBridge`) and `verify::Call` (verification) answer
+//!   each input (a call returned, an event, a timer, a response) with
+//!   commands, which an edge performs: the shim `www/lib/perform.js` for the
+//!   payment (`web/protocol.rs`), `web/auth.rs` over `fetch`, a Node
+//!   transport or a mini-program API for verification. No future, executor or
+//!   closure is on a payment path.
+//!   Host tests drive every rule and fault with a fake world. The payment
+//!   module refuses bad input unworded (`error::WORDED`); the full module's
+//!   `__explain` words it, and awaits `confirm`, which comes after the
+//!   wallet's answer (`Cmd::HandOff`).
+//! - **Hand-made pieces kept for size** (what each saves:
+//!   `tests/bench/README.md`): the `no_std` build with
+//!   lol_alloc, a bump heap, JSON through `JSON.parse` instead of serde, the
+//!   URL check instead of the `url` crate (checked against it by property
+//!   tests and fuzz), short names, the carried `.wasm`, the full module's own
+//!   executor. Elsewhere well-kept crates serve as they are (`axum`, `tokio`,
+//!   `serde_json`, `url`, `hmac`, `proptest`).
+//! - **The wire declared once.** The operations of the commands an edge
+//!   answers and the kinds of input the shim feeds back are the enums of
+//!   `perform/wire.rs`; `www/lib/protocol.js` is generated from them and
+//!   `tests/wire.rs` fails when the two drift or the shim uses a number.
+//!
 //! The wasm build is `no_std`: with the `wasm-runtime` feature the crate
 //! brings its own allocator and a panic handler that traps without
 //! formatting anything, which keeps the formatting machinery out of the

@@ -114,6 +114,19 @@
 //! by `order_id` (`verify/client.rs`). Tests: `tests/verify_vectors.rs`, 34
 //! envelope cases, the `envelope` and `json` fuzz targets.
 //!
+//! **The authentication client fails closed.** A client whose `baseUrl` is
+//! not loopback must have a `verify` hook, or say `verify: false` to take
+//! answers unchecked knowingly (`verify/config.rs` `check_verify`, at
+//! construction); `verifyNotification` takes the same `false` and nothing
+//! less. A `cvv2` (sent encrypted, says the document) goes through the
+//! `encrypt` hook before signing, and without one only to loopback; to any
+//! other host the call ends `invalid_options` before anything is signed or
+//! sent (`verify/client/encrypt.rs`). A return code of another interface
+//! than the one called is `call_failed` (`verify/codes.rs`). Objects built
+//! from answer data define each member (`web/convert.rs` `define`): a
+//! `__proto__` key is an own property, never the object's prototype. Tests:
+//! `tests/verify_rules.rs`, `tests/node/auth-rules.test.mjs`.
+//!
 //! **A misbehaving wallet or page cannot make it pay twice or lose a result.**
 //! One payment at a time: a second `pay()` or `cardnetPay()` while one is in
 //! flight is `busy`, and the browser entry claims the slot in the same turn

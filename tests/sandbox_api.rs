@@ -374,6 +374,9 @@ async fn drive(api: &Api, op: Operation, fields: Json, lose_first_answer: bool) 
     let mut lose = lose_first_answer;
     loop {
         event = match call.next(event) {
+            Step::NeedEncrypt(fields) => {
+                Event::Encrypted(fields.iter().map(|(k, v)| paybridge::sandbox::sign::encrypt(SECRET, k, v).unwrap()).collect())
+            }
             Step::NeedSign(params) => Event::Signed(sandbox_sign(&sign_input(&params))),
             Step::Send(req) => {
                 paths.push(req.path.to_string());
@@ -423,4 +426,55 @@ async fn the_crates_client_against_the_sandbox() {
     assert_eq!((o.state, o.return_code.as_str()), (Verdict::Consistent, "20000"));
     assert_eq!(o.order_id, pending.order_id, "the answer names the verification's order");
     assert!(paths.len() >= 2, "polled while pending: {paths:?}");
+}
+
+#[tokio::test]
+async fn the_v4_result_query_form_answers_as_the_v1_form() {
+    let api = start().await;
+    let r = api.card("v4-1", &card_fields(8)).await;
+    let seq = data(&r)["seq_id"].as_str().unwrap().to_string();
+    let q = signed(query_params(DATE, "v4-1", TOKEN, &seq));
+    let v1 = api.request(&Request::get(CHECK_RESULT_PATH, ENV, q.clone())).await;
+    let v4 = api.request(&Request::get(paybridge::verify::request::V4_CHECK_RESULT_PATH, ENV, q)).await;
+    assert_eq!(code(&v4), (200, "20000".into()), "{}", v4.body);
+    assert_eq!(data(&v4)["resp_code"], "01");
+    assert_eq!(data(&v4)["seq_id"], data(&v1)["seq_id"]);
+    // Refusals too: a bad sign is 90102 on either form.
+    let mut bad = query_params(DATE, "v4-1", TOKEN, &seq);
+    bad.push(("sign".into(), "0".repeat(64)));
+    let r = api.request(&Request::get(paybridge::verify::request::V4_CHECK_RESULT_PATH, ENV, bad)).await;
+    assert_eq!((r.status, r.json()["return_code"].as_str()), (400, Some("90102")), "{}", r.body);
+    // Only the result query has a v4 form.
+    let r = api.post("/api/v4/trade/cardcheck", check("v4-2", &card_fields(1))).await;
+    assert!(matches!(r.status, 404 | 405), "{} {}", r.status, r.body);
+}
+
+#[tokio::test]
+async fn cvv2_in_the_sandboxs_encrypted_form_or_as_typed() {
+    use paybridge::sandbox::sign::encrypt;
+    let api = start().await;
+    let credit = |cvv2: &str| {
+        let mut f: Vec<(String, String)> = card_fields(2).into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        f.extend([("card_type".into(), "C".into()), ("valid_date".into(), "1229".into()), ("cvv2".into(), cvv2.to_string())]);
+        f
+    };
+    let send = |order: &'static str, fields: Vec<(String, String)>| {
+        let mut p = common_params(DATE, order, TOKEN);
+        p.extend(fields);
+        api.post(CARD_CHECK_PATH, signed(p))
+    };
+    let encrypted = encrypt(SECRET, "cvv2", "123").unwrap();
+    let r = send("enc-1", credit(&encrypted)).await;
+    assert_eq!(code(&r), (200, "10200".into()), "{}", r.body);
+    let r = send("enc-2", credit("123")).await;
+    assert_eq!(code(&r), (200, "10200".into()), "a cvv2 as typed is taken as before: {}", r.body);
+    for bad in ["sbx1:zz", "sbx1:", &format!("sbx1:{}", "00".repeat(33))] {
+        let r = send("enc-3", credit(bad)).await;
+        assert_eq!(code(&r), (400, "90101".into()), "{bad}");
+        assert!(data(&r)["return_message"].as_str().unwrap().starts_with("cvv2 is not in the sandbox's encrypted form"), "{}", r.body);
+    }
+    // An encryption under another secret does not decrypt to text the same way,
+    // and the sign covers the encrypted value as sent.
+    let other = encrypt("another-secret", "cvv2", "123").unwrap();
+    assert_ne!(other, encrypted);
 }

@@ -255,11 +255,12 @@ struct Log {
     sent: Vec<Request>,
     slept: Vec<u32>,
     verified: Vec<String>,
+    encrypted: Vec<Vec<(String, String)>>,
 }
 
 impl Log {
     fn paths(&self) -> Vec<&str> {
-        self.sent.iter().map(|r| r.path).collect()
+        self.sent.iter().map(|r| r.path.as_str()).collect()
     }
 }
 
@@ -278,6 +279,12 @@ fn run(mut call: Call, verify: Option<VerifyHook>, mut service: impl FnMut(&Requ
     let mut event = Event::Start;
     for _ in 0..200 {
         event = match call.next(event) {
+            Step::NeedEncrypt(fields) => {
+                assert!(log.signed.is_empty(), "encrypted before signing");
+                let out = fields.iter().map(|(k, v)| format!("enc({k}:{v})")).collect();
+                log.encrypted.push(fields);
+                Event::Encrypted(out)
+            }
             Step::NeedSign(params) => {
                 assert!(params.iter().all(|(k, _)| k != "sign"));
                 let sig = sandbox_sign(&sign_input(&params));
@@ -411,7 +418,7 @@ fn card_check_request_shape_and_generated_ids() {
     let o = result.unwrap();
     assert_eq!((o.order_id.as_str(), o.order_date.as_str()), (GENERATED_ID, "20240101"));
     let req = &log.sent[0];
-    assert_eq!((req.method, req.path, req.url_query.as_deref()), ("POST", CARD_CHECK_PATH, None));
+    assert_eq!((req.method, req.path.as_str(), req.url_query.as_deref()), ("POST", CARD_CHECK_PATH, None));
     let body = req.body.as_deref().unwrap();
     assert!(body.starts_with("order_date=20240101&order_id=20240101003005042a5a5a5a5a5a5a5a5&app_token=sandbox-app-token-0000000000000000000000&full_name=%E5%BC%A0%E4%B8%89&acct_no=4111111111111111"), "{body}");
     assert_eq!(decode_form(body, "body").unwrap(), req.params);
@@ -440,7 +447,7 @@ fn checkresult_by_seq_id() {
     });
     let o = result.unwrap();
     let req = &log.sent[0];
-    assert_eq!((req.method, req.path, req.body.as_deref()), ("GET", CHECK_RESULT_PATH, None));
+    assert_eq!((req.method, req.path.as_str(), req.body.as_deref()), ("GET", CHECK_RESULT_PATH, None));
     assert_eq!(req.param("seq_id"), Some("S-1"));
     let q = req.url_query.as_deref().unwrap();
     assert!(q.contains("&seq_id=S-1&sign="), "{q}");

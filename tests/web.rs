@@ -140,3 +140,28 @@ fn pays_through_a_bridge_already_present() {
     Reflect::delete_property(&global, &JsValue::from_str("Wallet1JSBridge")).unwrap();
     assert_eq!(last(&pay::pay_start(again, JsValue::UNDEFINED)).0, 10, "the slot is free: the next payment runs (and finds no bridge)");
 }
+
+#[wasm_bindgen_test]
+fn objects_from_data_define_their_members() {
+    use paybridge::json::Json;
+    use paybridge::web::convert::{from_js, to_js};
+    let polluted = || Json::obj(vec![("polluted", Json::Bool(true))]);
+    let item = Json::obj(vec![("__proto__", polluted()), ("a", Json::str("1"))]);
+    let data = Json::obj(vec![
+        ("__proto__", polluted()),
+        ("constructor", Json::obj(vec![("prototype", polluted())])),
+        ("list", Json::Arr(vec![item])),
+    ]);
+    assert_eq!(data.as_obj().unwrap()[0].0, "__proto__", "the core keeps the member");
+    let o = to_js(&data);
+    let object_prototype = Reflect::get_prototype_of(&js_sys::Object::new()).unwrap();
+    for v in [o.clone(), Reflect::get_u32(&get(&o, "list"), 0).unwrap()] {
+        assert_eq!(JsValue::from(Reflect::get_prototype_of(&v).unwrap()), JsValue::from(object_prototype.clone()));
+        assert!(get(&v, "polluted").is_undefined());
+        let own = js_sys::Object::get_own_property_descriptor(v.unchecked_ref::<js_sys::Object>(), &"__proto__".into());
+        assert!(!own.is_undefined(), "__proto__ is an own data property");
+    }
+    // Read back, the member is there as it came.
+    let back = from_js(&o, paybridge::Code::InvalidResponse, "data").unwrap();
+    assert_eq!(back.get("__proto__").and_then(|p| p.get("polluted")), Some(&Json::Bool(true)));
+}

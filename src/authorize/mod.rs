@@ -3,7 +3,8 @@
 //! server-side code exchanges that turn a code into a user id.
 //!
 //! - [`build`] makes the addresses (`wallet1AuthUrl`, `wallet2AuthUrl`,
-//!   `cardnetAuthUrl`);
+//!   `cardnetAuthUrl`); [`page`] the one that opens a life-account page in
+//!   wallet1 (`wallet1PageUrl`);
 //! - [`callback`] reads the callback (`parseAuthCallback`);
 //! - [`cardnet`] decides whether a card-network `userAuthCode` may still be
 //!   used (`isUserAuthCodeFresh`, and "order with this code, or why not");
@@ -19,6 +20,7 @@ pub mod callback;
 pub mod cardnet;
 pub mod exchange;
 pub mod once;
+pub mod page;
 
 pub use build::{cardnet_auth_url, wallet1_auth_url, wallet2_auth_url};
 pub use callback::{parse_auth_callback, AuthCallback};
@@ -27,6 +29,7 @@ pub use exchange::{
     read_wallet1_token, read_wallet2_openid, wallet1_token_request, wallet2_oauth_token_request, wallet2_session_request, ExchangeRequest,
     Wallet1Token,
 };
+pub use page::wallet1_page_url;
 
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;

@@ -27,7 +27,8 @@
 //!
 //! pay_info URLs point at `http://127.0.0.1:PORT`, so a page paying through
 //! the module passes `insecureLoopback: true`. Every signature the sandbox
-//! makes follows the rule it declares in [`sign`].
+//! makes follows the rule it declares in [`sign`], and so does its
+//! encryption of `cvv2`.
 
 pub mod api;
 pub mod bounded;

@@ -87,7 +87,12 @@ is this sandbox's own receiver: <a href=\"/merchant/notifications\">what it rece
 <a href=\"/sim/deliveries\">what was sent</a>.</p>
 <p>Signatures use the sandbox's own rule: lowercase hex HMAC-SHA256 keyed with the secret
 (default <code>sandbox-secret</code>) of the sorted non-empty <code>name=value</code> pairs; an answer's
-<code>signature</code> is the same HMAC of its <code>data</code> text.</p>";
+<code>signature</code> is the same HMAC of its <code>data</code> text.
+<code>cvv2</code>, which the service takes encrypted, follows the sandbox's own rule too: <code>sbx1:</code> then
+the lowercase hex of its UTF-8 bytes XORed with the HMAC-SHA256 (keyed with the secret) of
+<code>encrypt:cvv2</code>; a stand-in for the client's <code>encrypt</code> hook, not a cipher. A value
+without the <code>sbx1:</code> prefix is taken as typed. <code>GET /api/v4/checkresult</code> answers as
+<code>/api/v1/checkresult</code> (the document's v4 form).</p>";
     page("paybridge sandbox", body)
 }
 

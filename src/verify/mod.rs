@@ -32,6 +32,7 @@ pub mod fields;
 pub mod form;
 pub mod ids;
 pub mod inbound;
+pub mod items;
 pub mod notify;
 pub mod outcome;
 pub mod query;
@@ -42,7 +43,7 @@ pub mod sign;
 pub mod step;
 
 pub use client::Call;
-pub use codes::State;
+pub use codes::{Interface, State};
 pub use config::Config;
 pub use dedupe::{Seen, SeenSeqIds};
 pub use envelope::{decode_envelope, encode_envelope, Envelope};

@@ -15,6 +15,7 @@
 //! service (the sandbox server, tests): the form fields of a notification
 //! from its record, which `sign_input` and `encode_form` then sign and encode.
 
+use super::codes::Interface;
 use super::envelope::text_field;
 use super::form::decode_form;
 use super::outcome::Outcome;
@@ -111,7 +112,10 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
         _ => return Err(bad("sign", " is missing from the notification")),
     };
     let order_date = text_field(&record, "order_date").unwrap_or_default();
-    let outcome = Outcome::from_data(&record, &return_code, &order_id, &order_date, true);
+    // A notification answers no call: its code is read as one of the
+    // interface it names (a cardcheck's asynchronous result by default).
+    let interface = Interface::of_code(&return_code).unwrap_or(Interface::CardCheck);
+    let outcome = Outcome::from_data(&record, interface, &return_code, &order_id, &order_date, true);
     Ok(Notification { outcome, sign, sign_input: sign_input(&raw) })
 }
 

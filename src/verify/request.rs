@@ -7,6 +7,11 @@
 //! | POST | /api/v1/trade/namecheck | form body: common parameters + namecheck fields |
 //! | GET | /api/v1/checkresult | query string: common parameters + seq_id |
 //!
+//! Those are the default paths; `AuthClient`'s `paths` option puts each
+//! interface elsewhere under `baseUrl` ([`super::config::Paths`]), such as
+//! the `v4` result-query form the document also shows,
+//! [`V4_CHECK_RESULT_PATH`].
+//!
 //! The common parameters are `order_date`, `order_id`, `app_token` and
 //! `sign`; every request carries the `env` header. Parameters are encoded
 //! by [`super::form`] (space as `%20`).
@@ -18,6 +23,13 @@ use crate::prelude::*;
 pub const CARD_CHECK_PATH: &str = "/api/v1/trade/cardcheck";
 pub const NAME_CHECK_PATH: &str = "/api/v1/trade/namecheck";
 pub const CHECK_RESULT_PATH: &str = "/api/v1/checkresult";
+/// The other result-query form of the document's "Versioning".
+pub const V4_CHECK_RESULT_PATH: &str = "/api/v4/checkresult";
+
+/// The fields the document says are sent encrypted (`cvv2`, "sent
+/// encrypted"): the client's `encrypt` hook turns each into what is sent,
+/// before signing.
+pub const ENCRYPTED_FIELDS: [&str; 1] = ["cvv2"];
 
 /// The content type of the POST bodies.
 pub const FORM_CONTENT_TYPE: &str = "application/x-www-form-urlencoded";
@@ -27,7 +39,7 @@ pub const FORM_CONTENT_TYPE: &str = "application/x-www-form-urlencoded";
 pub struct Request {
     /// `"GET"` or `"POST"`.
     pub method: &'static str,
-    pub path: &'static str,
+    pub path: String,
     /// The encoded query string (without `?`), for GET.
     pub url_query: Option<String>,
     /// Header names in lowercase.
@@ -40,10 +52,10 @@ pub struct Request {
 
 impl Request {
     /// A POST of `params` (already signed) as a form body.
-    pub fn post(path: &'static str, env: &str, params: Vec<(String, String)>) -> Request {
+    pub fn post(path: &str, env: &str, params: Vec<(String, String)>) -> Request {
         Request {
             method: "POST",
-            path,
+            path: path.into(),
             url_query: None,
             headers: vec![("content-type".into(), FORM_CONTENT_TYPE.into()), ("env".into(), env.into())],
             body: Some(encode_form(&params)),
@@ -52,10 +64,10 @@ impl Request {
     }
 
     /// A GET of `params` (already signed) as a query string.
-    pub fn get(path: &'static str, env: &str, params: Vec<(String, String)>) -> Request {
+    pub fn get(path: &str, env: &str, params: Vec<(String, String)>) -> Request {
         Request {
             method: "GET",
-            path,
+            path: path.into(),
             url_query: Some(encode_form(&params)),
             headers: vec![("env".into(), env.into())],
             body: None,

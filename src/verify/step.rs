@@ -26,6 +26,9 @@ pub enum Operation {
 pub enum Event {
     /// Begin (the first event).
     Start,
+    /// The `encrypt` hook's answers to [`Step::NeedEncrypt`], one a field,
+    /// in its order.
+    Encrypted(Vec<String>),
     /// The `sign` hook's answer to [`Step::NeedSign`].
     Signed(String),
     /// The answer to [`Step::Send`].
@@ -41,6 +44,10 @@ pub enum Event {
 /// What to do next, told to the edge.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
+    /// Call the `encrypt` hook with each `(field, value)` (the fields the
+    /// document sends encrypted), answer with [`Event::Encrypted`]. Comes
+    /// before [`Step::NeedSign`]: the signature covers what is sent.
+    NeedEncrypt(Vec<(String, String)>),
     /// Call the `sign` hook with these parameters (every one but `sign`),
     /// answer with [`Event::Signed`].
     NeedSign(Vec<(String, String)>),
@@ -60,6 +67,7 @@ impl Event {
     pub fn name(&self) -> &'static str {
         match self {
             Event::Start => "Start",
+            Event::Encrypted(_) => "Encrypted",
             Event::Signed(_) => "Signed",
             Event::Response { .. } => "Response",
             Event::NoAnswer => "NoAnswer",
@@ -77,6 +85,7 @@ mod tests {
     fn event_names_for_messages() {
         let all = [
             Event::Start,
+            Event::Encrypted(vec![]),
             Event::Signed("s".into()),
             Event::Response { status: 200, body: String::new() },
             Event::NoAnswer,
@@ -84,6 +93,6 @@ mod tests {
             Event::Slept,
         ];
         let names: Vec<&str> = all.iter().map(Event::name).collect();
-        assert_eq!(names, ["Start", "Signed", "Response", "NoAnswer", "Verified", "Slept"]);
+        assert_eq!(names, ["Start", "Encrypted", "Signed", "Response", "NoAnswer", "Verified", "Slept"]);
     }
 }

@@ -1,12 +1,14 @@
 //! `AuthClient`: the aggregated authentication client of `API.md`.
 //!
-//! The constructor checks every option at once (throwing `invalid_options`
-//! naming the option); each method decodes its argument and drives one
-//! [`Call`] of the core, doing what each [`Step`] asks: the caller's `sign`
-//! hook, the transport ([`super::transport`]), the `verify` hook, a sleep.
-//! Methods never throw: every problem rejects their promise.
+//! The constructor checks every option (throwing `invalid_options` naming
+//! the first bad one), and fails closed: a `baseUrl` that is not loopback
+//! needs a `verify` hook or `verify: false` ([`check_verify`]). Each method
+//! decodes its argument and drives one [`Call`] of the core, doing what each
+//! [`Step`] asks: the caller's `encrypt` hook, its `sign` hook, the
+//! transport ([`super::transport`]), the `verify` hook, a sleep. Methods
+//! never throw: every problem rejects their promise.
 
-use super::convert::{from_js, set, to_js};
+use super::convert::{define, from_js, to_js};
 use super::env;
 use super::env::Text;
 use super::error::{from_thrown, to_js as err, to_js_with_cause};
@@ -16,7 +18,7 @@ use super::transport::{Failure, Transport};
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::Json;
 use crate::prelude::*;
-use crate::verify::config::check_base_url;
+use crate::verify::config::{check_base_url, check_path, check_verify, is_loopback, Paths, VerifyOption};
 use crate::verify::{Call, Config, Event, Operation, Step, Wait};
 use alloc::rc::Rc;
 use js_sys::{Function, Object, Promise};
@@ -33,10 +35,11 @@ struct Inner {
     config: Config,
     sign: Function,
     verify: Option<Function>,
+    encrypt: Option<Function>,
     transport: Transport,
 }
 
-/// `new AuthClient({ baseUrl, appToken, env, sign, verify?, transport?, retry?, timeoutMs? })`.
+/// `new AuthClient({ baseUrl, appToken, env, sign, verify?, transport?, retry?, timeoutMs?, paths?, encrypt? })`.
 #[wasm_bindgen(skip_typescript)]
 pub struct AuthClient {
     inner: Rc<Inner>,
@@ -67,6 +70,53 @@ fn hook(options: &JsValue, field: &str) -> Result<Option<Function>, PayError> {
     v.dyn_into::<Function>().map(Some).map_err(|_| bad_option(field, "must be a function"))
 }
 
+/// `verify`: a function, `false`, or absent (`undefined`, `null`).
+fn verify_option(options: &JsValue) -> Result<(VerifyOption, Option<Function>), PayError> {
+    let v = env::get(options, "verify");
+    if v.is_undefined() || v.is_null() {
+        return Ok((VerifyOption::Absent, None));
+    }
+    if v.as_bool() == Some(false) {
+        return Ok((VerifyOption::Off, None));
+    }
+    match v.dyn_into::<Function>() {
+        Ok(f) => Ok((VerifyOption::Hook, Some(f))),
+        Err(_) => Err(bad_option("verify", "must be a function (data, signature) => boolean, or false to accept answers unchecked")),
+    }
+}
+
+/// The members of `paths`, each checked; the defaults for those not given.
+fn paths_option(options: &JsValue) -> Result<Paths, PayError> {
+    const NAMES: [&str; 3] = ["cardCheck", "nameCheck", "checkResult"];
+    let v = env::get(options, "paths");
+    let mut paths = Paths::default();
+    if v.is_undefined() || v.is_null() {
+        return Ok(paths);
+    }
+    if !env::is_object(&v) || v.is_function() {
+        return Err(bad_option("paths", "must be an object { cardCheck?, nameCheck?, checkResult? }"));
+    }
+    if let Ok(keys) = js_sys::Reflect::own_keys(&v) {
+        for k in keys.iter() {
+            let name = k.text().unwrap_or_default();
+            if !NAMES.contains(&name.as_str()) {
+                let field = cat!("paths.", crate::safe_url::clip(&name));
+                return Err(bad_option(&field, "is not one of cardCheck, nameCheck, checkResult"));
+            }
+        }
+    }
+    for (name, slot) in NAMES.into_iter().zip([&mut paths.card_check, &mut paths.name_check, &mut paths.check_result]) {
+        let p = env::get(&v, name);
+        if p.is_undefined() || p.is_null() {
+            continue;
+        }
+        let text =
+            p.text().ok_or_else(|| bad_option(&cat!("paths.", name), "must be a string, an absolute path such as /api/v4/checkresult"))?;
+        *slot = check_path(name, &text)?;
+    }
+    Ok(paths)
+}
+
 fn text_option(options: &JsValue, field: &str, what: &str) -> Result<String, PayError> {
     env::get(options, field).text().ok_or_else(|| bad_option(field, &cat!("must be a string (", what, ")")))
 }
@@ -84,7 +134,11 @@ fn read_options(options: &JsValue) -> Result<Inner, PayError> {
     let env_name = text_option(options, "env", "the value of the env header")?;
     let sign = hook(options, "sign")?
         .ok_or_else(|| bad_option("sign", "is required: a function (params) => signature, or a Promise of it, that signs each request"))?;
-    let verify = hook(options, "verify")?;
+    let (verify_given, verify) = verify_option(options)?;
+    let loopback = is_loopback(&base_url);
+    check_verify(loopback, verify_given)?;
+    let paths = paths_option(options)?;
+    let encrypt = hook(options, "encrypt")?;
     let custom = hook(options, "transport")?;
     let retry = env::get(options, "retry");
     let (attempts, base_delay_ms) = if retry.is_undefined() || retry.is_null() {
@@ -103,8 +157,10 @@ fn read_options(options: &JsValue) -> Result<Inner, PayError> {
         &env_name,
         attempts.unwrap_or(Config::DEFAULT_ATTEMPTS),
         base_delay_ms.unwrap_or(Config::DEFAULT_BASE_DELAY_MS),
-    )?;
-    Ok(Inner { config, sign, verify, transport: Transport { base_url, custom, timeout_ms } })
+    )?
+    .with_paths(paths)
+    .at_loopback(loopback);
+    Ok(Inner { config, sign, verify, encrypt, transport: Transport { base_url, custom, timeout_ms } })
 }
 
 #[wasm_bindgen(js_class = AuthClient)]
@@ -209,11 +265,19 @@ impl AuthClient {
 /// Runs one call to its end.
 async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, JsValue> {
     let random = env::random16().unwrap_or_else(weak_random);
-    let mut call = Call::new(&inner.config, op, fields, inner.verify.is_some(), env::wall_ms(), random);
+    let mut call = Call::new(&inner.config, op, fields, inner.verify.is_some(), env::wall_ms(), random).encrypting(inner.encrypt.is_some());
     let mut event = Event::Start;
     let mut last_failure: Option<Failure> = None;
     loop {
         event = match call.next(event) {
+            Step::NeedEncrypt(fields) => {
+                let Some(f) = &inner.encrypt else { return Err(err(&bad_option("encrypt", "is missing"))) };
+                let mut out = Vec::with_capacity(fields.len());
+                for (field, value) in &fields {
+                    out.push(call_encrypt(f, field, value, inner.transport.timeout_ms).await?);
+                }
+                Event::Encrypted(out)
+            }
             Step::NeedSign(params) => {
                 inner.transport.available().map_err(|e| err(&e))?;
                 Event::Signed(call_sign(&inner.sign, &params, inner.transport.timeout_ms).await?)
@@ -246,19 +310,12 @@ async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, Js
     }
 }
 
-/// `params` as a plain object of strings.
-/// Every pair becomes an own, enumerable data property, defined rather than
-/// assigned: a field named `__proto__` stays a field (an assignment would
-/// set the object's prototype), and no setter on `Object.prototype` runs.
+/// `params` as a plain object of strings, each an own data property
+/// ([`define`]: a field named `__proto__` stays a field).
 pub fn params_object(params: &[(String, String)]) -> JsValue {
     let o = Object::new();
     for (k, v) in params {
-        let d = Object::new();
-        set(&d, "value", &JsValue::from_str(v));
-        for flag in ["enumerable", "writable", "configurable"] {
-            set(&d, flag, &JsValue::TRUE);
-        }
-        let _ = js_sys::Reflect::define_property(&o, &JsValue::from_str(k), &d);
+        define(&o, k, &JsValue::from_str(v));
     }
     o.into()
 }
@@ -295,6 +352,14 @@ async fn call_sign(sign: &Function, params: &[(String, String)], timeout_ms: u32
     let v = hook_answer(sign, "sign", &[params_object(params)], timeout_ms).await?;
     v.text()
         .ok_or_else(|| err(&bad_option("sign", &cat!("must return the signature as a string (or a Promise of one), not ", &type_name(&v)))))
+}
+
+/// Calls `encrypt(field, value)`: what is sent in place of `value`.
+async fn call_encrypt(encrypt: &Function, field: &str, value: &str, timeout_ms: u32) -> Result<String, JsValue> {
+    let v = hook_answer(encrypt, "encrypt", &[JsValue::from_str(field), JsValue::from_str(value)], timeout_ms).await?;
+    v.text().ok_or_else(|| {
+        err(&bad_option("encrypt", &cat!("must return the encrypted value as a string (or a Promise of one), not ", &type_name(&v))))
+    })
 }
 
 /// Calls `verify(data, signature)`: true or false.

@@ -60,6 +60,19 @@ pub fn cardnet_auth_url(params: JsValue, options: JsValue) -> Js {
     with_params(&params, &options, &|p, o| auth::cardnet_auth_url(p, o).map(Json::Str))
 }
 
+/// `wallet1PageUrl(pageUrl, params?, options?) -> string`: the scheme URL
+/// that opens a life-account page in wallet1, `params` appended to the page.
+#[wasm_bindgen(js_name = wallet1PageUrl, skip_typescript)]
+pub fn wallet1_page_url(page_url: JsValue, params: JsValue, options: JsValue) -> Js {
+    let run = || {
+        let page = from_js(&page_url, Code::UnsafeUrl, "pageUrl")?;
+        let p = from_js_opt(&params, Code::InvalidOptions, "params")?;
+        let o = from_js_opt(&options, Code::InvalidOptions, "options")?;
+        auth::wallet1_page_url(&page, p.as_ref(), o.as_ref())
+    };
+    run().map(|u| JsValue::from_str(&u)).map_err(|e| err(&e))
+}
+
 /// `wallet1TokenRequest({ appId, code }, options?) -> ExchangeRequest` (server side).
 #[wasm_bindgen(js_name = wallet1TokenRequest, skip_typescript)]
 pub fn wallet1_token_request(params: JsValue, options: JsValue) -> Js {

@@ -199,6 +199,13 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
 }
 
 /// Builds the JavaScript value of `j` (plain objects and arrays).
+///
+/// In the modules that hand out data (`web-tools`: the mini-program and full
+/// modules: records, notifications, list items, launch queries), every
+/// member is defined as an own data property ([`define`]): a member named
+/// `__proto__` stays a member instead of setting the object's prototype,
+/// and no setter on `Object.prototype` runs. The payment module's objects
+/// have the module's own fixed keys only, and assign them.
 pub fn to_js(j: &Json) -> JsValue {
     match j {
         Json::Null => JsValue::NULL,
@@ -215,6 +222,9 @@ pub fn to_js(j: &Json) -> JsValue {
         Json::Obj(m) => {
             let out = Object::new();
             for (k, x) in m {
+                #[cfg(feature = "web-tools")]
+                define(&out, k, &to_js(x));
+                #[cfg(not(feature = "web-tools"))]
                 set(&out, k, &to_js(x));
             }
             out.into()
@@ -225,4 +235,17 @@ pub fn to_js(j: &Json) -> JsValue {
 /// `obj[key] = v` on an object the module itself created.
 pub fn set(obj: &JsValue, key: &str, v: &JsValue) {
     set_key(obj, key, v);
+}
+
+/// `key` defined on `obj` (an object the module itself created) as an own,
+/// enumerable, writable, configurable data property holding `v`, whatever
+/// its name: `Object.defineProperty`, never an assignment.
+#[cfg(feature = "web-tools")]
+pub fn define(obj: &JsValue, key: &str, v: &JsValue) {
+    let d = Object::new();
+    set(&d, "value", v);
+    for flag in ["enumerable", "writable", "configurable"] {
+        set(&d, flag, &JsValue::TRUE);
+    }
+    let _ = Reflect::define_property(obj.unchecked_ref::<Object>(), &JsValue::from_str(key), &d);
 }

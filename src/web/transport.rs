@@ -51,7 +51,7 @@ impl Transport {
     /// [`Event::NoAnswer`]. Errs when there is nothing to send with, or when
     /// a `transport` resolves with something that is not an answer.
     pub async fn send(&self, req: &Request) -> Result<(Event, Option<Failure>), PayError> {
-        let mut url = cat!(&self.base_url, req.path);
+        let mut url = cat!(&self.base_url, &req.path);
         if let Some(q) = &req.url_query {
             url.push('?');
             url.push_str(q);

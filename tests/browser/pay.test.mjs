@@ -752,7 +752,7 @@ test("pay() downloads the entry alone, one request with the payment module insid
     await mod.ready();
     const planned = mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
     const url = mod.wallet1AuthUrl({ appId: "a1", redirectUri: "https://m.example/cb", scopes: ["auth_base"], state: "state-0123456789" });
-    const client = new mod.AuthClient({ baseUrl: "https://auth.example", appToken: "a".repeat(40), env: "test", sign: () => "s" });
+    const client = new mod.AuthClient({ baseUrl: "https://auth.example", appToken: "a".repeat(40), env: "test", sign: () => "s", verify: () => true });
     return { paid, before, classBefore, planBefore, planned, during, url, isClient: client instanceof mod.AuthClient };
   });
   assert.equal(r.paid, "succeeded");

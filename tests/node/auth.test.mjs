@@ -635,9 +635,9 @@ test("without fetch and without transport a call rejects with transport, asking 
 // ------------------------------------------------------------- the options
 
 test("the constructor checks every option and names it", () => {
-  const good = { baseUrl: "https://auth.example.com/", appToken: SANDBOX_TOKEN, env: "test", sign };
+  const good = { baseUrl: "https://auth.example.com/", appToken: SANDBOX_TOKEN, env: "test", sign, verify };
   assert.ok(new pb.AuthClient(good) instanceof pb.AuthClient);
-  assert.ok(new pb.AuthClient({ ...good, verify: null, transport: undefined, retry: { attempts: 10, baseDelayMs: 0 }, timeoutMs: 1 }));
+  assert.ok(new pb.AuthClient({ ...good, verify: false, transport: undefined, retry: { attempts: 10, baseDelayMs: 0 }, timeoutMs: 1 }));
   const cases = [
     [undefined, "options"],
     ["https://auth.example.com", "options"],
@@ -655,6 +655,10 @@ test("the constructor checks every option and names it", () => {
     [{ ...good, sign: undefined }, "sign"],
     [{ ...good, sign: "hmac" }, "sign"],
     [{ ...good, verify: true }, "verify"],
+    [{ ...good, verify: undefined }, "verify"],
+    [{ ...good, verify: null }, "verify"],
+    [{ ...good, paths: { checkResult: "v4/checkresult" } }, "paths.checkResult"],
+    [{ ...good, encrypt: "aes" }, "encrypt"],
     [{ ...good, transport: {} }, "transport"],
     [{ ...good, retry: 3 }, "retry"],
     [{ ...good, retry: { attempts: 1.5 } }, "retry.attempts"],

@@ -607,3 +607,35 @@ test("+ in a callback reads the same in the query and in a hash route's fragment
   }
   assert.equal(pb.parseAuthCallback(`https://m.example/#/cb?code=a%2Bb&state=${STATE}`).code, "a+b");
 });
+
+// ------------------------------------------------ wallet1's life-account page
+
+test("wallet1PageUrl: the scheme URL (saId=10000007) whose qrcode is the page URL with the params appended and encoded", () => {
+  const url = pb.wallet1PageUrl("https://shop.example/life?from=app#top", { orderId: "A 1&2", amount: 12.5, vip: true, none: null, 名: "值" });
+  assert.equal(
+    url,
+    "wallet1://platformapi/startapp?saId=10000007&qrcode=" +
+      encodeURIComponent("https://shop.example/life?from=app&orderId=A%201%262&amount=12.5&vip=true&%E5%90%8D=%E5%80%BC#top"),
+  );
+  const qrcode = new URL(url).searchParams.get("qrcode");
+  assert.equal(new URL(qrcode).searchParams.get("orderId"), "A 1&2");
+  assert.equal(pb.wallet1PageUrl("https://shop.example/life"), "wallet1://platformapi/startapp?saId=10000007&qrcode=https%3A%2F%2Fshop.example%2Flife");
+  assert.ok(pb.wallet1PageUrl("https://shop.example/l", {}, { profile: { wallet1: { scheme: "w1" } } }).startsWith("w1://platformapi/startapp?saId=10000007&qrcode="));
+  assert.ok(pb.wallet1PageUrl("http://127.0.0.1:8080/demo/life.html", { a: "1" }, { insecureLoopback: true }).includes("qrcode=http%3A%2F%2F127.0.0.1"));
+});
+
+test("wallet1PageUrl: the page URL is checked like every URL opened; bad params name themselves", () => {
+  for (const [page, options] of [
+    ["http://shop.example/life", undefined],
+    ["javascript:alert(1)", undefined],
+    ["https://user:pw@shop.example/life", undefined],
+    ["https://shop.example\\@evil.example/", undefined],
+    ["https://evil.example/life", { allowedHosts: ["shop.example"] }],
+    [42, undefined],
+  ]) {
+    throwsPay(() => pb.wallet1PageUrl(page, { a: "1" }, options), "unsafe_url", "pageUrl", String(page));
+  }
+  throwsPay(() => pb.wallet1PageUrl("https://shop.example/l?x=1", { x: "2" }), "invalid_options", "params.x", "twice");
+  throwsPay(() => pb.wallet1PageUrl("https://shop.example/l", { o: { a: 1 } }), "invalid_options", "params.o", "an object value");
+  throwsPay(() => pb.wallet1PageUrl("https://shop.example/l", "a=1"), "invalid_options", "params", "text params");
+});

@@ -3,7 +3,8 @@
 // with the module, so that it can catch the module's mistakes):
 //
 // - POST /api/v1/trade/cardcheck and /api/v1/trade/namecheck, form-encoded;
-//   GET /api/v1/checkresult with query parameters; the `env` header.
+//   GET /api/v1/checkresult (and its v4 form, /api/v4/checkresult) with
+//   query parameters; the `env` header.
 // - Sandbox signing (API.md, "The sandbox"): `sign` of requests and
 //   notifications is the lowercase hex HMAC-SHA256, keyed with the secret,
 //   of the non-empty parameters but `sign`, sorted by name, `name=value`
@@ -32,6 +33,8 @@ export const SANDBOX_SECRET = "sandbox-secret";
 export const CARD_CHECK = "/api/v1/trade/cardcheck";
 export const NAME_CHECK = "/api/v1/trade/namecheck";
 export const CHECK_RESULT = "/api/v1/checkresult";
+/** The document's other result-query form ("Versioning"), answered the same way. */
+export const CHECK_RESULT_V4 = "/api/v4/checkresult";
 
 /** The sandbox's canonical sign string of an object of parameters. */
 export function sandboxSignInput(params) {
@@ -237,7 +240,7 @@ export async function startAuthServer(options = {}) {
       const fault = takeFault(url.pathname);
       const entry = { method: req.method, path: url.pathname, params, headers: { ...req.headers }, body, query: url.search.slice(1), fault };
       log.push(entry);
-      const out = route(req.method, url.pathname, params, req.headers, fault);
+      const out = route(req.method, url.pathname === CHECK_RESULT_V4 ? CHECK_RESULT : url.pathname, params, req.headers, fault);
       entry.answer = out.data ?? out.raw;
       if (fault === "drop") {
         req.socket.destroy();

@@ -12,6 +12,8 @@ import {
   takeAuthCallback,
   AuthClient,
   validateCardCheck,
+  verifyNotification,
+  wallet1PageUrl,
   type Action,
   type PayResult,
   type Payment,
@@ -58,9 +60,24 @@ async function main(): Promise<void> {
   const cb = parseAuthCallback(url, { expectedState: "0123456789" });
   const provider: "wallet1" | "wallet2" | "cardnet" = cb.provider;
   void provider;
-  const client = new AuthClient({ baseUrl: "https://auth.example", appToken: "x".repeat(40), env: "test", sign: (params) => Object.keys(params).join() });
+  const client = new AuthClient({
+    baseUrl: "https://auth.example",
+    appToken: "x".repeat(40),
+    env: "test",
+    sign: (params) => Object.keys(params).join(),
+    verify: async (data, signature) => data.length > 0 && signature.length > 0,
+    paths: { checkResult: "/api/v4/checkresult" },
+    encrypt: async (field, value) => `${field}:${value}`,
+  });
+  const unchecked = new AuthClient({ baseUrl: "https://auth.example", appToken: "x".repeat(40), env: "test", sign: () => "s", verify: false });
+  void unchecked;
+  const page: string = wallet1PageUrl("https://shop.example/life", { orderId: "o1", amount: 1, vip: true }, { allowedHosts: ["shop.example"] });
+  void page;
   const outcome: VerifyOutcome = await client.cardCheck({ full_name: "n", acct_no: "6222020000000000000", source_channel: "0" });
-  if (outcome.state === "consistent") console.log(outcome.orderId);
+  if (outcome.state === "consistent") console.log(outcome.orderId, outcome.serviceDate);
+  for (const p of outcome.problems ?? []) console.log(p.field, p.code === "required" || p.code === "type");
+  const n: VerifyOutcome = await verifyNotification("seq_id=S&order_id=o&return_code=10200&sign=x", false);
+  void n;
   const problems = validateCardCheck({ full_name: "n" });
   for (const p of problems) console.log(p.field, p.code, p.message);
   try {

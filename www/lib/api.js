@@ -13,6 +13,7 @@ export const waitForBridge = (name, readyEvent, options) => waitFor(loaded("wait
 export const wallet1AuthUrl = guard("wallet1AuthUrl");
 export const wallet2AuthUrl = guard("wallet2AuthUrl");
 export const cardnetAuthUrl = guard("cardnetAuthUrl");
+export const wallet1PageUrl = guard("wallet1PageUrl");
 export const parseAuthCallback = guard("parseAuthCallback");
 export const takeAuthCallback = guard("takeAuthCallback");
 export const isUserAuthCodeFresh = guard("isUserAuthCodeFresh");

@@ -400,6 +400,17 @@ export function wallet1AuthUrl(params: Wallet1AuthParams, options?: AuthOptions)
 export function wallet2AuthUrl(params: Wallet2AuthParams, options?: AuthOptions): string;
 /** The card-network authorization address (`version=1.0.0, redirectUrl`). */
 export function cardnetAuthUrl(params: CardnetAuthParams, options?: AuthOptions): string;
+/**
+ * Step 1 of the wallet1 life-account flow: `<scheme>://platformapi/startapp?saId=10000007&qrcode=<page URL>`, the page URL
+ * with `params` appended to its query (each key and value percent-encoded; `null` values left out). The page URL is checked
+ * like every URL opened (`unsafe_url`: https, a plain host, within `allowedHosts`).
+ */
+export function wallet1PageUrl(pageUrl: string, params?: Record<string, string | number | boolean | null> | null, options?: Wallet1PageOptions): string;
+/** Options of `wallet1PageUrl`. */
+export interface Wallet1PageOptions extends AuthOptions {
+  /** Where the page URL may point (as for `pay()`): `"shop.example"` or `"*.shop.example"`. */
+  allowedHosts?: string[];
+}
 /** Reads a callback address (`location.href`, a request path, or a `URL`). Throws PayError `auth_failed` with the parameter at fault as `field`. */
 export function parseAuthCallback(url: string | URL | { href: string }, options?: ParseAuthCallbackOptions): AuthCallback;
 /**
@@ -529,10 +540,20 @@ export interface VerifyRecord {
   [field: string]: unknown;
 }
 
+/** A fault of a record's list item: a field missing (`required`) or not text (`type`). */
+export interface RecordProblem {
+  /** The item's path, e.g. `record.file_list[0].file_source`. */
+  field: string;
+  code: "required" | "type";
+  message: string;
+}
+
 export interface VerifyOutcome {
   state: VerifyState;
   returnCode: string;
   returnMessage?: string;
+  /** `service_date`: the date at the authentication system. */
+  serviceDate?: string;
   respCode?: string;
   respInfo?: string;
   seqId?: string;
@@ -543,6 +564,10 @@ export interface VerifyOutcome {
   score?: number;
   /** Every field of a checkresult answer or a notification. */
   record?: VerifyRecord;
+  /** The client's word where the code alone would mislead: a code of another interface than the one called. */
+  message?: string;
+  /** Faults of the record's `file_list` / `face_identify_list` items; the answer is kept, its faults named here. */
+  problems?: RecordProblem[];
 }
 
 export interface TransportRequest {
@@ -563,7 +588,7 @@ export interface TransportAnswer {
 }
 
 export interface AuthClientOptions {
-  /** Requests go to `baseUrl + "/api/v1/..."`: an absolute http(s) URL without query or fragment. */
+  /** Requests go to `baseUrl` + each interface's path: an absolute http(s) URL without query or fragment. */
   baseUrl: string;
   /** The 40-character `app_token`. */
   appToken: string;
@@ -571,8 +596,15 @@ export interface AuthClientOptions {
   env: string;
   /** Signs every parameter but `sign` (the sandbox: HMAC-SHA256 hex of `signInput(params)`). */
   sign: (params: Record<string, string>) => string | Promise<string>;
-  /** Checks an answer's `signature` over its `data` text; without it answers are not checked. */
-  verify?: (data: string, signature: string) => boolean | Promise<boolean>;
+  /**
+   * Checks an answer's `signature` over its `data` text. Required unless `baseUrl` is loopback (the sandbox):
+   * `false` accepts unsigned answers knowingly (anyone on the way could forge a result).
+   */
+  verify?: ((data: string, signature: string) => boolean | Promise<boolean>) | false;
+  /** Absolute paths under `baseUrl`; default the `/api/v1` forms (the document's v4 result query: `"/api/v4/checkresult"`). */
+  paths?: { cardCheck?: string; nameCheck?: string; checkResult?: string };
+  /** Encrypts the fields the document sends encrypted (`cvv2`), before signing; required for them unless `baseUrl` is loopback. */
+  encrypt?: (field: string, value: string) => string | Promise<string>;
   /** Sends one request; default: `fetch`. A throw or rejection counts as no answer. */
   transport?: (req: TransportRequest) => Promise<TransportAnswer>;
   /** Sends in all after 90105 (default 3, 1-10) and the first back-off (default 500 ms, doubling). */
@@ -646,10 +678,10 @@ export function validateNameCheck(fields: Partial<NameCheckFields> | Record<stri
 export function decodeEnvelope(body: string, status?: number): Envelope;
 /** Form-encoded text, JSON text or an object (as a server framework decoded it). */
 export function parseNotification(body: string | Record<string, unknown>): Notification;
-/** Parses, asks `verify(signInput, sign)`, resolves with the outcome or rejects `bad_signature`. */
+/** Parses, asks `verify(signInput, sign)`, resolves with the outcome or rejects `bad_signature`; `false` accepts it unchecked, knowingly. */
 export function verifyNotification(
   body: string | Record<string, unknown>,
-  verify: (signInput: string, sign: string) => boolean | Promise<boolean>,
+  verify: ((signInput: string, sign: string) => boolean | Promise<boolean>) | false,
 ): Promise<VerifyOutcome>;
 /** True when `score` is greater than `threshold` (default 60); a missing score does not pass. */
 export function passesThreshold(score: number | string | undefined | null, threshold?: number): boolean;

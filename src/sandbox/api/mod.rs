@@ -11,6 +11,7 @@
 //! | POST | `/api/v1/trade/cardcheck` (form) | [`checks`] |
 //! | POST | `/api/v1/trade/namecheck` (form) | [`checks`] |
 //! | GET | `/api/v1/checkresult` (query) | [`result`] |
+//! | GET | `/api/v4/checkresult` (query): the same, the document's `v4` form | [`result`] |
 //! | GET | `/sim/deliveries` (what was notified) | [`notifier`] |
 //!
 //! Every call goes through the same checks, in this order; the first that
@@ -19,8 +20,10 @@
 //! 1. the parameters decode (UTF-8, `%XX`) and the `env` header is there:
 //!    else `90101`;
 //! 2. the parameter check ([`crate::verify::validate_received`]: common
-//!    parameters, fields, no name twice): else `90101`, with every problem
-//!    in `return_message`;
+//!    parameters, fields, no name twice), on the parameters with `cvv2`
+//!    decrypted when it is in the sandbox's encrypted form
+//!    ([`super::sign`]): else `90101`, with every problem in
+//!    `return_message`;
 //! 3. `app_token` is the configured one: else `90103`;
 //! 4. the caller is within its rate (per `app_token`, per second): else
 //!    `90105`;
@@ -70,7 +73,7 @@ use crate::verify::codes::{
 };
 use crate::verify::form::decode_form;
 use crate::verify::inbound::problems_message;
-use crate::verify::request::{CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH};
+use crate::verify::request::{CARD_CHECK_PATH, CHECK_RESULT_PATH, ENCRYPTED_FIELDS, NAME_CHECK_PATH, V4_CHECK_RESULT_PATH};
 use crate::verify::{encode_envelope, ids, validate_received, Operation};
 
 /// The authentication API's routes.
@@ -79,6 +82,7 @@ pub fn router() -> Router<AppState> {
         .route(CARD_CHECK_PATH, post_route(checks::card_check))
         .route(NAME_CHECK_PATH, post_route(checks::name_check))
         .route(CHECK_RESULT_PATH, get(result::check_result))
+        .route(V4_CHECK_RESULT_PATH, get(result::check_result))
         .route("/sim/deliveries", get(notifier::list))
 }
 
@@ -117,12 +121,32 @@ pub fn decode(raw: &[u8]) -> Result<Params, Refusal> {
     decode_form(text, "the parameters").map_err(|e| Refusal::new(PARAM_ERROR, e.into_data().message))
 }
 
-/// Checks 1 to 5 of the module table, shared by every call.
+/// The parameters as the service reads them: each field the document sends
+/// encrypted (`cvv2`) decrypted when it is in the sandbox's encrypted form
+/// ([`sign::decrypt`]); one in that form that does not decrypt is `90101`.
+/// Signatures are checked over the parameters as received.
+pub fn decrypted(s: &Sandbox, params: &Params) -> Result<Params, Refusal> {
+    let mut out = params.clone();
+    for (k, v) in out.iter_mut() {
+        if ENCRYPTED_FIELDS.contains(&k.as_str()) && v.starts_with(sign::ENCRYPTED_PREFIX) {
+            *v = sign::decrypt(&s.config.secret, k, v).ok_or_else(|| {
+                Refusal::new(
+                    PARAM_ERROR,
+                    format!("{k} is not in the sandbox's encrypted form: sbx1: then the hex of the value XORed with HMAC-SHA256(secret, \"encrypt:{k}\")"),
+                )
+            })?;
+        }
+    }
+    Ok(out)
+}
+
+/// Checks 1 to 5 of the module table, shared by every call; the parameter
+/// check (2) reads encrypted fields decrypted ([`decrypted`]).
 pub fn admit(s: &Sandbox, op: Operation, headers: &HeaderMap, params: &Params) -> Result<(), Refusal> {
     if headers.get("env").is_none_or(|v| v.as_bytes().is_empty()) {
         return Err(Refusal::new(PARAM_ERROR, "the env header is missing (every call sends it; the sandbox takes any value)"));
     }
-    let problems = validate_received(op, params);
+    let problems = validate_received(op, &decrypted(s, params)?);
     if !problems.is_empty() {
         return Err(Refusal::new(PARAM_ERROR, problems_message(&problems)));
     }

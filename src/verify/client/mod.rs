@@ -6,6 +6,12 @@
 //!
 //! - A `cardcheck` or `namecheck` is validated first (every problem at once)
 //!   and gets an `order_id`/`order_date` when the caller gave none.
+//! - The fields the document sends encrypted (`cvv2`) go through the
+//!   `encrypt` hook before signing; without one, such a field is sent as
+//!   typed only to a loopback `baseUrl` (the sandbox): to any other it is
+//!   `invalid_options` naming `encrypt`, and nothing is sent.
+//! - Return codes are read for the interface of the request sent
+//!   (`codes.rs`): a check's own, or the result query's once recovering.
 //! - Never twice: a `cardcheck`/`namecheck` that gets no answer (network
 //!   error, time-out, or a 5xx that is not a service answer) is never sent
 //!   again (the service would answer 90104); its result is asked with
@@ -20,23 +26,24 @@
 //!   interval, until a final state or its time-out (then the pending outcome
 //!   is returned as it is).
 
-use super::codes::{State, QUERY_NOT_FOUND, SIGN_ERROR, TOO_FREQUENT};
+use super::codes::{Interface, State, QUERY_NOT_FOUND, TOO_FREQUENT};
 use super::config::Config;
 use super::envelope::{decode_envelope, text_field, Envelope};
 use super::fields::{invalid_request, validate_card_check, validate_name_check};
 use super::ids;
 use super::outcome::Outcome;
 use super::query::Query;
-use super::request::{check_params, query_params, Request, CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH};
+use super::request::{check_params, query_params, Request};
 use super::schedule::{backoff_delay, poll_delay};
 use super::step::{Event, Operation, Step};
-use crate::error::{cat, u64_str, Code, PayError};
+use crate::error::{cat, Code, PayError};
 use crate::json::Json;
 use crate::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     New,
+    Encrypting,
     Signing,
     Sending,
     Verifying,
@@ -51,6 +58,7 @@ pub struct Call {
     op: Operation,
     fields: Json,
     has_verify: bool,
+    has_encrypt: bool,
     now_ms: f64,
     random: [u8; 16],
     phase: Phase,
@@ -66,7 +74,7 @@ pub struct Call {
     querying: bool,
     /// A `cardcheck`/`namecheck` went unanswered and its result is queried.
     recovering: bool,
-    path: &'static str,
+    path: String,
     unsigned: Vec<(String, String)>,
     request: Option<Request>,
     /// Sends of the current request so far.
@@ -87,6 +95,7 @@ impl Call {
             op,
             fields,
             has_verify,
+            has_encrypt: false,
             now_ms,
             random,
             phase: Phase::New,
@@ -97,13 +106,31 @@ impl Call {
             queried_seq_id: None,
             querying: false,
             recovering: false,
-            path: CHECK_RESULT_PATH,
+            path: String::new(),
             unsigned: Vec::new(),
             request: None,
             tries: 0,
             polls: 0,
             waited_ms: 0,
             held: None,
+        }
+    }
+
+    /// The call, told whether the edge has an `encrypt` hook (without one,
+    /// the fields the document sends encrypted go as typed to a loopback
+    /// `baseUrl` only).
+    pub fn encrypting(mut self, has_encrypt: bool) -> Call {
+        self.has_encrypt = has_encrypt;
+        self
+    }
+
+    /// The interface of the request being sent.
+    fn interface(&self) -> Interface {
+        match self.op {
+            _ if self.querying => Interface::CheckResult,
+            Operation::CardCheck => Interface::CardCheck,
+            Operation::NameCheck => Interface::NameCheck,
+            Operation::CheckResult | Operation::AwaitResult(_) => Interface::CheckResult,
         }
     }
 
@@ -122,6 +149,7 @@ impl Call {
         let phase = core::mem::replace(&mut self.phase, Phase::Finished);
         let step = match (phase, event) {
             (Phase::New, Event::Start) => self.start(),
+            (Phase::Encrypting, Event::Encrypted(values)) => self.encrypted(values),
             (Phase::Signing, Event::Signed(sign)) => self.signed(sign),
             (Phase::Sending, Event::Response { status, body }) => self.answered(status, &body),
             (Phase::Sending, Event::NoAnswer) => self.no_answer(),
@@ -135,7 +163,7 @@ impl Call {
             (Phase::Finished, _) => Step::Done(Err(PayError::new(Code::Transport, "the call has already finished"))),
             (phase, event) => Step::Done(Err(PayError::new(
                 Code::Transport,
-                cat!("the call was told ", event.name(), " while waiting for ", awaited(phase)),
+                cat!("the call was told ", event.name(), " while waiting for ", phase.awaited()),
             ))),
         };
         if matches!(step, Step::Done(_)) {
@@ -154,8 +182,19 @@ impl Call {
                 }
                 self.order_id = text_field(&self.fields, "order_id").unwrap_or_else(|| ids::order_id(self.now_ms, &self.random));
                 self.order_date = text_field(&self.fields, "order_date").unwrap_or_else(|| ids::order_date(self.now_ms));
-                self.path = if card { CARD_CHECK_PATH } else { NAME_CHECK_PATH };
+                let paths = &self.config.paths;
+                self.path = if card { paths.card_check.clone() } else { paths.name_check.clone() };
                 self.unsigned = check_params(&self.order_date, &self.order_id, &self.config.app_token, &self.fields);
+                let secret = encrypt::fields_to_encrypt(&self.unsigned);
+                if let Some((field, _)) = secret.first() {
+                    if self.has_encrypt {
+                        self.phase = Phase::Encrypting;
+                        return Step::NeedEncrypt(secret);
+                    }
+                    if !self.config.loopback {
+                        return Step::Done(Err(encrypt::required(field)));
+                    }
+                }
             }
             Operation::CheckResult | Operation::AwaitResult(_) => {
                 let query = match Query::from_json(&self.fields) {
@@ -178,9 +217,18 @@ impl Call {
         Step::NeedSign(self.unsigned.clone())
     }
 
+    /// The values of the fields sent encrypted, in the order asked.
+    fn encrypted(&mut self, values: Vec<String>) -> Step {
+        if let Err(e) = encrypt::put(&mut self.unsigned, values) {
+            return Step::Done(Err(e));
+        }
+        self.phase = Phase::Signing;
+        Step::NeedSign(self.unsigned.clone())
+    }
+
     fn begin_query(&mut self, seq_id: &str) {
         self.querying = true;
-        self.path = CHECK_RESULT_PATH;
+        self.path = self.config.paths.check_result.clone();
         self.unsigned = query_params(&self.order_date, &self.order_id, &self.config.app_token, seq_id);
     }
 
@@ -191,9 +239,9 @@ impl Call {
         let mut params = self.unsigned.clone();
         params.push(("sign".into(), sign));
         self.request = Some(if self.querying {
-            Request::get(self.path, &self.config.env, params)
+            Request::get(&self.path, &self.config.env, params)
         } else {
-            Request::post(self.path, &self.config.env, params)
+            Request::post(&self.path, &self.config.env, params)
         });
         self.tries = 0;
         self.send()
@@ -280,6 +328,7 @@ impl Call {
         };
         let mut o = Outcome::from_data(
             &answer.data,
+            self.interface(),
             &answer.return_code,
             &echo(self.order_id_from_answer, "order_id", &self.order_id),
             &echo(self.order_date_from_answer, "order_date", &self.order_date),
@@ -294,24 +343,7 @@ impl Call {
     fn verified(&mut self, ok: bool) -> Step {
         match (ok, self.held.take()) {
             (true, Some(outcome)) => self.settle(outcome),
-            (_, held) => {
-                let mut m = cat!("the verify hook rejected the signature of the answer for order_id ", &self.order_id);
-                // What the untrusted answer says, as a hint only (90102: the
-                // service found the request's signature wrong too).
-                if let Some(o) = held {
-                    m.push_str(" (unverified, it says ");
-                    m.push_str(crate::safe_url::clip(&o.return_code));
-                    if let Some(t) = &o.return_message {
-                        m.push_str(": ");
-                        m.push_str(crate::safe_url::clip(t));
-                    }
-                    if o.return_code == SIGN_ERROR {
-                        m.push_str(": the two sides sign with different secrets");
-                    }
-                    m.push(')');
-                }
-                Step::Done(Err(PayError::new(Code::BadSignature, m)))
-            }
+            (_, held) => Step::Done(Err(PayError::new(Code::BadSignature, words::rejected(&self.order_id, held.as_ref())))),
         }
     }
 
@@ -342,36 +374,26 @@ impl Call {
             let delay = backoff_delay(self.config.base_delay_ms, self.tries);
             return self.sleep(delay, false);
         }
-        let tries = u64_str(self.tries as u64);
-        let message = if self.recovering {
-            cat!(
-                "the request for order_id ",
-                &self.order_id,
-                " got no answer, nor did the ",
-                &tries,
-                " result queries after it; its result may still exist: query it later with checkResult({ orderId: \"",
-                &self.order_id,
-                "\", orderDate: \"",
-                &self.order_date,
-                "\" }) rather than sending the request again"
-            )
-        } else {
-            cat!("the result query for order_id ", &self.order_id, " got no answer after ", &tries, " tries")
-        };
-        Step::Done(Err(PayError::new(Code::Transport, message)))
+        Step::Done(Err(PayError::new(Code::Transport, words::unanswered(&self.order_id, &self.order_date, self.tries, self.recovering))))
     }
 }
 
-fn awaited(p: Phase) -> &'static str {
-    match p {
-        Phase::New => "Start",
-        Phase::Signing => "Signed",
-        Phase::Sending => "Response or NoAnswer",
-        Phase::Verifying => "Verified",
-        Phase::Sleeping { .. } => "Slept",
-        Phase::Finished => "nothing",
+impl Phase {
+    /// The event this phase waits for, for messages.
+    fn awaited(self) -> &'static str {
+        match self {
+            Phase::New => "Start",
+            Phase::Encrypting => "Encrypted",
+            Phase::Signing => "Signed",
+            Phase::Sending => "Response or NoAnswer",
+            Phase::Verifying => "Verified",
+            Phase::Sleeping { .. } => "Slept",
+            Phase::Finished => "nothing",
+        }
     }
 }
 
+mod encrypt;
 #[cfg(test)]
 mod tests;
+mod words;

@@ -287,7 +287,7 @@ pub fn envelope(data: &[u8]) {
     assert!(env.signature.as_deref().is_none_or(|s| !s.is_empty()));
     // `signature` signs `data_text`, which reads back as `data`.
     assert_eq!(json::parse(&env.data_text, Code::InvalidResponse, "data").as_ref(), Ok(&env.data));
-    let o = Outcome::from_data(&env.data, &env.return_code, "o", "20240101", true);
+    let o = Outcome::from_data(&env.data, paybridge::verify::Interface::CheckResult, &env.return_code, "o", "20240101", true);
     if let Some(s) = o.score {
         assert!((0.0..=100.0).contains(&s), "score {s}");
     }
