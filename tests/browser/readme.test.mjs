@@ -42,8 +42,8 @@ after(async () => {
  * request is answered here: /pkg/ from pkg/, `routes` by path, other hosts
  * by `elsewhere`.
  */
-async function shopPage({ path, prelude = "", code, routes = {}, elsewhere = {} }) {
-  const context = await browser.newContext();
+async function shopPage({ path, prelude = "", code, routes = {}, elsewhere = {}, userAgent }) {
+  const context = await browser.newContext(userAgent ? { userAgent } : {});
   const page = await context.newPage();
   page.errors = [];
   page.logs = [];
@@ -162,6 +162,58 @@ test("README, the card network's callback page: orders once and goes to the pay 
   await page.goBack();
   await page.waitForFunction(() => document.title === "start over", null, { timeout: 10000 });
   assert.deepEqual(orders, [code], "nothing ordered again");
+  assert.deepEqual(page.errors, []);
+  await page.ctx.close();
+});
+
+test("README, the official-account page: authorize, back with the code, order, pay through the bridge; a reload is auth_used", async () => {
+  const objects = block("const payments = {");
+  const wallet2 = new Function(`return ${/wallet2_pub: (\{ id: "pay_6"[\s\S]*?\} \}),\n/.exec(objects)[1]}`)();
+  const orders = [];
+  // The names the example leaves to the reader: the wallet's globals (here
+  // a bridge that arrives 300 ms after the page asks), the app, confirm.
+  const prelude = `
+    var BRIDGE_GLOBAL = "ShopWalletBridge", READY_EVENT = "ShopWalletBridgeReady", PAY_METHOD = "pay", UA_TOKEN = "ShopWallet";
+    var appId = "wx0123456789abcdef";
+    var confirm = async (payment, result) => { window.confirmed = result; return (await fetch("/orders/" + payment.id + "/status")).text(); };
+    var showStartOver = () => { document.title = "start over"; };
+    setTimeout(() => {
+      window[BRIDGE_GLOBAL] = { invoke: (name, params, cb) => { window.invoked = { name, params }; setTimeout(() => cb({ err_msg: name + ":ok" }), 0); } };
+      document.dispatchEvent(new Event(READY_EVENT));
+    }, 300);`;
+  const page = await shopPage({
+    path: "/start",
+    prelude,
+    code: block("// 1. Authorize"),
+    elsewhere: {
+      // The wallet's authorization page: straight back with a code and the state.
+      "open.wallet2.example": (route, url) => {
+        const back = `${url.searchParams.get("redirect_uri")}?code=C0001&state=${encodeURIComponent(url.searchParams.get("state"))}`;
+        return route.fulfill({ contentType: "text/html", body: `<script>location.replace(${JSON.stringify(back)})</script>` });
+      },
+    },
+    userAgent: "Mozilla/5.0 (Linux; Android 14) Mobile ShopWallet/8.0",
+  });
+  // The second page of the example, at its callback address.
+  const second = `<!doctype html><meta charset="utf-8"><script type="importmap">{"imports":{"paybridge":"/pkg/index.js"}}</script>
+    <script>${prelude}</script><script type="module">\n${block("// 2. On https://shop.example/cb")}\n</script>`;
+  await page.ctx.route(`${SHOP}/cb?*`, (route) => route.fulfill({ contentType: "text/html", body: second }));
+  await page.ctx.route(`${SHOP}/cb`, (route) => route.fulfill({ contentType: "text/html", body: second }));
+  await page.ctx.route(`${SHOP}/orders`, async (route) => {
+    orders.push(route.request().postData());
+    await route.fulfill({ contentType: "application/json", body: JSON.stringify(wallet2) });
+  });
+  await page.ctx.route(`${SHOP}/orders/pay_6/status`, (route) => route.fulfill({ contentType: "text/plain", body: "succeeded" }));
+  await page.goto(`${SHOP}/start`);
+  await page.waitForURL(`${SHOP}/cb`, { timeout: 10000 });
+  await page.waitForFunction(() => window.confirmed, null, { timeout: 10000 });
+  assert.deepEqual(orders, ["C0001"]);
+  assert.deepEqual(await page.evaluate(() => window.invoked), { name: "pay", params: wallet2.pay_info });
+  assert.equal(await page.evaluate(() => window.confirmed.code), "pay:ok", "confirm saw the wallet's answer");
+  assert.equal(page.url(), `${SHOP}/cb`, "the callback left the address bar");
+  await page.reload();
+  await page.waitForFunction(() => document.title === "start over", null, { timeout: 10000 });
+  assert.deepEqual(orders, ["C0001"], "nothing ordered again");
   assert.deepEqual(page.errors, []);
   await page.ctx.close();
 });
