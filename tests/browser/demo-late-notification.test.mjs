@@ -76,3 +76,20 @@ test("a wrong secret: the service refused the request's signature (90102), said 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test("the samples of every sandbox rule: consistent, inconsistent, exception, for the card and the ID check", async () => {
+  const page = await open("/demo/verify.html");
+  for (const [form, section, send] of [["#card-form", "#card", "#card-send"], ["#name-form", "#name", "#name-send"]]) {
+    for (const [sample, state, resp] of [["consistent", "consistent", "00"], ["inconsistent", "inconsistent", "01"], ["exception", "exception", "99"]]) {
+      await page.click(`${form} [data-sample=${sample}]`);
+      await page.click(send);
+      await page.locator(`${section} [data-role=result][data-status="${state}"]`).waitFor({ timeout: 10000 });
+      assert.equal(await page.locator(`${section} [data-role=result] [data-field="resp_code"]`).textContent(), resp, `${section} ${sample}`);
+      await page.locator(`${send}:enabled`).waitFor();
+    }
+  }
+  // Times are 24-hour with milliseconds, like the log's.
+  for (const t of await page.locator("[data-role=log] time").allTextContents()) assert.match(t, /^\d\d:\d\d:\d\d\.\d{3}$/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -292,3 +292,34 @@ test("H5, card network: a reload while the order is in flight says so and offers
   assert.equal(await box.locator('a[data-action="start-over"]').count(), 1);
   await done(page);
 });
+
+test("honest words: a cancel or a failure heads with Not paid; the wallet's answer is named as the wallet's and verified is explained", async () => {
+  const page = await open("/demo/life.html?bridge_mode=cancel");
+  await authorize(page);
+  await statusIs(page, "#life", "cancelled");
+  await headlineIs(page, "#life", "not_paid");
+  const box = page.locator("#life [data-role=result]");
+  assert.equal(await box.locator('dd[data-field="verified"]').textContent(), "true");
+  assert.equal(await box.locator('dd[data-field="code"]').textContent(), "6001");
+  assert.equal(await box.locator('dt:has(+ dd[data-field="code"])').textContent(), "the wallet's own answer");
+  const text = await box.textContent();
+  assert.doesNotMatch(text, /confirmed by the merchant's server/, "a cancel is not shown as confirmed");
+  assert.match(text, /verified true: .*answered not paid/);
+  await done(page);
+
+  const mini = await open("/demo/miniprogram.html");
+  for (const [wallet, mode, status] of [["wallet2", "fail", "failed"], ["wallet1", "cancel", "cancelled"]]) {
+    await mini.check(`input[name=wallet][value=${wallet}]`);
+    await mini.check(`input[name=mode][value=${mode}]`);
+    await mini.click("#pay");
+    await statusIs(mini, "#mini", status);
+    await headlineIs(mini, "#mini", "not_paid");
+    assert.doesNotMatch(await mini.locator("#mini [data-role=result]").textContent(), /confirmed by the merchant's server/);
+  }
+  // The record's choice is what the radios show after a reload.
+  await mini.reload();
+  await headlineIs(mini, "#mini", "not_paid");
+  assert.equal(await mini.locator("input[name=wallet]:checked").getAttribute("value"), "wallet1");
+  assert.equal(await mini.locator("input[name=mode]:checked").getAttribute("value"), "cancel");
+  await done(mini);
+});
