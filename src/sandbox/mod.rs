@@ -24,7 +24,7 @@
 //! | [`api`]       | `/api/v1/*`: the aggregated authentication API; `/sim/deliveries`: the notifications it sent |
 //! | [`receiver`]  | `/merchant/notify`, `/merchant/notifications`: a merchant's notification receiver |
 //! | [`session`]   | `/merchant/session`: the merchant's session (a cookie): the user an authorization gave, for every tab |
-//! | [`pages`]     | `/sim` (what is simulated), `www/` at `/`, `pkg/` at `/pkg/` |
+//! | [`pages`]     | `/sim` (what is simulated), `/sim/callback` (where its authorization links come back), `www/` at `/`, `pkg/` at `/pkg/` |
 //!
 //! pay_info URLs point at `http://127.0.0.1:PORT`, so a page paying through
 //! the module passes `insecureLoopback: true`. Every signature the sandbox
