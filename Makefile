@@ -25,8 +25,9 @@ REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust
 # keeps) gets none either: no source path or line in the published files
 # (0.04 to 0.1 KB). The MIR inliner's two options are the same kind
 # (INLINE, below, says what they buy). These are unstable options of the
-# pinned stable toolchain, enabled by RUSTC_BOOTSTRAP for these builds
-# only; the host builds and tests use the standard toolchain as it is.
+# stable toolchain rustup runs (no version is pinned: no rust-toolchain
+# file), enabled by RUSTC_BOOTSTRAP for these builds only; the host builds
+# and tests use the standard toolchain as it is.
 BUILD_STD := RUSTC_BOOTSTRAP=1
 STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none \
   -Zinline-mir=yes -Zcross-crate-inline-threshold=always
@@ -310,8 +311,15 @@ bench: pkg setup-browser
 ## The sandbox on http://127.0.0.1:$(PORT): the demo pages of www/, pkg/, the
 ## merchant server, simulated wallets and the authentication API. Ctrl-C
 ## stops it. PORT, NOTIFY_DELAY_MS, SANDBOX_SECRET, RATE_LIMIT, ... are passed
-## on (www/demo/README.md).
-demo: pkg
+## on (www/demo/README.md). It says which of its three steps it is on: the
+## first run installs and builds for about 20 minutes on 2 cores; later
+## runs take seconds. It needs no browser.
+demo:
+	@echo "make demo, step 1 of 3: what is missing (the wasm32 target, rust-src, the wasm-bindgen CLI: about 11 minutes the first time; tests/ Node tooling)"
+	@$(MAKE) --no-print-directory setup
+	@echo "make demo, step 2 of 3: the npm package in pkg/ (four WebAssembly builds the first time: several minutes)"
+	@$(MAKE) --no-print-directory pkg
+	@echo "make demo, step 3 of 3: the sandbox (its first build: about 2 minutes), then http://127.0.0.1:$(PORT)/"
 	cargo run --release --features sandbox --bin sandbox -- --port $(PORT)
 
 ## Coverage-guided fuzzing (nightly + cargo-fuzz; tests/fuzz/): every target

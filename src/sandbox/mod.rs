@@ -23,7 +23,8 @@
 //! | [`oauth`]     | `/sim/wallet1/*`, `/sim/wallet2/*`, `/sim/cardnet/authorize`: simulated authorization pages and code exchanges |
 //! | [`api`]       | `/api/v1/*`: the aggregated authentication API; `/sim/deliveries`: the notifications it sent |
 //! | [`receiver`]  | `/merchant/notify`, `/merchant/notifications`: a merchant's notification receiver |
-//! | [`pages`]     | `/sim` (what is simulated), `www/` at `/`, `pkg/` at `/pkg/` |
+//! | [`session`]   | `/merchant/session`: the merchant's session (a cookie): the user an authorization gave, for every tab |
+//! | [`pages`]     | `/sim` (what is simulated), `/sim/callback` (where its authorization links come back), `www/` at `/`, `pkg/` at `/pkg/` |
 //!
 //! pay_info URLs point at `http://127.0.0.1:PORT`, so a page paying through
 //! the module passes `insecureLoopback: true`. Every signature the sandbox
@@ -39,6 +40,7 @@ pub mod oauth;
 pub mod pages;
 pub mod ratelimit;
 pub mod receiver;
+pub mod session;
 pub mod sign;
 pub mod wallets;
 
@@ -72,6 +74,8 @@ pub struct Sandbox {
     /// The `seq_id` counter.
     pub seq: AtomicU64,
     pub inbox: Mutex<receiver::Inbox>,
+    /// Merchant sessions by the id their cookie carries.
+    pub sessions: Mutex<Bounded<session::MerchantSession>>,
 }
 
 pub type AppState = Arc<Sandbox>;
@@ -94,6 +98,7 @@ impl Sandbox {
             deliveries: Mutex::new(Bounded::new(MEMORY)),
             seq: AtomicU64::new(1),
             inbox: Mutex::new(receiver::Inbox::default()),
+            sessions: Mutex::new(Bounded::new(MEMORY)),
             config,
         }
     }
@@ -112,7 +117,8 @@ pub fn app(config: Config) -> Router {
         .merge(wallets::router())
         .merge(oauth::router())
         .merge(api::router())
-        .merge(receiver::router());
+        .merge(receiver::router())
+        .merge(session::router());
     pages::static_files(routes, &state).layer(axum::middleware::from_fn(pages::dev_headers)).with_state(state)
 }
 

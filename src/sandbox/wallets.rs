@@ -140,14 +140,17 @@ fn show(s: &Sandbox, cashier: Cashier, query: Option<&str>) -> Response {
         format!("<div class=\"box\">{}<p class=\"ok\">Already paid.</p>{}</div>", summary(&pay), back_link(&pay))
     } else {
         let fields: Vec<(&str, &str)> = p.pairs().collect();
+        // The way back is there from the start: leaving without a button
+        // changes nothing, and the merchant's page asks whether it was paid.
         format!(
             "<div class=\"box\">{}<form method=\"post\" action=\"{}\">{}\
 <button class=\"primary\" name=\"action\" value=\"pay\">Pay {}</button>\
-<button name=\"action\" value=\"cancel\">Cancel</button></form></div>",
+<button name=\"action\" value=\"cancel\">Cancel</button></form>{}</div>",
             summary(&pay),
             cashier.path(),
             hidden(&fields),
-            money(pay.amount)
+            money(pay.amount),
+            back_link(&pay)
         )
     };
     page(cashier.title(), &body).into_response()

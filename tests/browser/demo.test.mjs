@@ -6,56 +6,16 @@
 // goes to tests/artifacts/screenshots/ for a person to look at.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { launch } from "../tools/chromium.mjs";
+import { ROOT, sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHOTS = join(ROOT, "tests/artifacts/screenshots");
 
 let sandbox; // the child process
 let base; // http://127.0.0.1:PORT
 let browser;
-
-/** `cargo build` of the sandbox binary (honours CARGO_TARGET_DIR); its path. */
-function sandboxBinary() {
-  const out = execFileSync(
-    "cargo",
-    ["build", "--release", "--features", "sandbox", "--bin", "sandbox", "--message-format=json-render-diagnostics"],
-    { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 },
-  );
-  for (const line of out.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    const m = JSON.parse(line);
-    if (m.reason === "compiler-artifact" && m.target?.name === "sandbox" && m.executable) return m.executable;
-  }
-  throw new Error("cargo build did not name the sandbox executable");
-}
-
-/** Starts the sandbox on an ephemeral port; resolves with its address. */
-function startSandbox(bin) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["--port", "0", "--www", "www", "--pkg", "pkg"], {
-      cwd: ROOT,
-      env: { ...process.env, NOTIFY_DELAY_MS: "1200", RATE_LIMIT: "50" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let text = "";
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not print its address: ${text}`)), 15000);
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk) => {
-      text += chunk;
-      const m = /paybridge sandbox on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the sandbox exited (${code}) before it was ready: ${text}`)));
-  });
-}
 
 before(
   async () => {
@@ -71,11 +31,7 @@ before(
 
 after(async () => {
   await browser?.close();
-  if (sandbox && sandbox.exitCode === null) {
-    const exited = new Promise((r) => sandbox.once("exit", r));
-    sandbox.kill("SIGTERM");
-    await exited;
-  }
+  await stopSandbox(sandbox);
 });
 
 /** A fresh page (its own sessionStorage) that fails the test on a script error. */
@@ -389,7 +345,11 @@ test("verification: field messages before sending; card checks with 4 and 2 fact
   const request = JSON.parse(await page.locator("#card [data-role=plan] pre").textContent());
   assert.deepEqual(Object.keys(request.fields).sort(), ["acct_no", "card_type", "full_name", "source_channel"]);
 
-  // ID check: 8... is inconsistent.
+  // ID check: the default ID is consistent; the inconsistent sample (8...) is not.
+  await page.click("#name-send");
+  await resultIs(page, "#name", "consistent");
+  assert.equal(await field(page, "#name", "return_code"), "10400");
+  await page.click("#name-form [data-sample=inconsistent]");
   await page.click("#name-send");
   await resultIs(page, "#name", "inconsistent");
   assert.equal(await field(page, "#name", "return_code"), "10400");

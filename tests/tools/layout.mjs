@@ -1,5 +1,7 @@
 // `make lint`: the shape of the code a newcomer meets. The README stays a
-// guide (under 20,000 bytes), every source file says what it is for (a
+// guide (under 24,000 bytes: a quick start, the install, one payment
+// object per channel, the examples that a test runs as written, and the
+// map of the code; history and measurements go beside the bench), every source file says what it is for (a
 // `//!` first line), no source file passes 400 lines, and no two modules of
 // src/ reach each other (an import cycle). What is left to fix is listed
 // below by name: a file or a cycle that is not on the list fails, and so
@@ -9,7 +11,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const README_MAX = 20_000;
+const README_MAX = 24_000;
 const LINES_MAX = 400;
 
 /** Files over LINES_MAX today, and their length (none). */

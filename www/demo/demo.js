@@ -1,11 +1,11 @@
 // What the demo pages share: the package, the sandbox's addresses, the
-// merchant API, and a Flow that shows a flow's planned action, its events
-// as they happen and its result. A flow's record is kept in
-// sessionStorage, so that it is still on screen when the browser comes
-// back from an authorization page or a cashier.
+// merchant API and its session, the authorization states, and (from
+// flow.js) the Flow that shows a flow's planned action, its events as they
+// happen and its result under the merchant's status.
 import * as pb from "/pkg/index.js";
+import { Flow, keep, merchantStatus, recoverAll, stillHere, el, clock } from "/demo/flow.js";
 
-export { pb };
+export { pb, Flow, keep, merchantStatus, recoverAll, stillHere, clock };
 
 export const ORIGIN = location.origin;
 
@@ -72,12 +72,6 @@ export async function createPayment(order) {
   return json(res, "the merchant refused the order");
 }
 
-/** GET /merchant/payments/{id}: `created` or `paid`, as the merchant's server knows it. */
-export async function merchantStatus(id) {
-  const res = await fetch(`/merchant/payments/${encodeURIComponent(id)}`);
-  return (await json(res, "the merchant's status")).status;
-}
-
 /**
  * pay()'s `confirm` hook: asks the merchant whether the payment was paid.
  * Paid is `succeeded`; not paid keeps the wallet's cancel or failure, and
@@ -108,6 +102,63 @@ export async function send(request) {
   }
 }
 
+// ------------------------------------------------------------ merchant session
+
+/**
+ * The merchant's session: a cookie the sandbox's merchant server sets,
+ * keeping the user an authorization gave for every tab of this browser
+ * (`wallet1_user_id`, `wallet2_openid`). A real server learns the user
+ * from its own code exchange; here the page made the exchange and tells it.
+ */
+export const session = {
+  async get() {
+    return json(await fetch("/merchant/session"), "the merchant's session");
+  },
+  async set(fields) {
+    const res = await fetch("/merchant/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(fields),
+    });
+    return json(res, "the merchant's session");
+  },
+};
+
+// ------------------------------------------------------------ authorization states
+
+/**
+ * Each authorization's state, used once. begin() keeps a fresh state for
+ * the callback; take() gives the state to check a callback against (null
+ * when this tab started none: the package refuses it) and marks it used,
+ * so that a callback carrying a used state (Back to an old consent page
+ * and Allow again, or the old callback) is `auth_used`, with nothing
+ * exchanged or ordered again.
+ */
+export const authState = {
+  begin(name) {
+    const state = pb.newState();
+    keep.set(`${name}:state`, state);
+    return state;
+  },
+  take(name, href) {
+    const given = new URL(href).searchParams.get("state");
+    const used = keep.get("used-states") ?? [];
+    if (given && used.includes(given)) {
+      throw Object.assign(
+        new Error(
+          "this callback carries the state of an authorization this tab has already used (Back to an old consent page): " +
+            "nothing is exchanged or ordered again; start over",
+        ),
+        { code: "auth_used", field: "state" },
+      );
+    }
+    const expected = keep.get(`${name}:state`) ?? null;
+    keep.drop(`${name}:state`);
+    if (expected) keep.set("used-states", [...used.slice(-19), expected]);
+    return expected;
+  },
+};
+
 // ------------------------------------------------------------ small helpers
 
 /** `document.querySelector`, failing loudly. */
@@ -131,244 +182,6 @@ export function dropQuery(...names) {
   history.replaceState(null, "", u.pathname + u.search + u.hash);
 }
 
-/** sessionStorage as JSON. */
-export const keep = {
-  get(key) {
-    try {
-      return JSON.parse(sessionStorage.getItem(`paybridge-demo:${key}`) ?? "null");
-    } catch {
-      return null;
-    }
-  },
-  set(key, value) {
-    sessionStorage.setItem(`paybridge-demo:${key}`, JSON.stringify(value));
-  },
-  drop(key) {
-    sessionStorage.removeItem(`paybridge-demo:${key}`);
-  },
-};
-
-function pretty(value) {
-  try {
-    return JSON.stringify(value, null, 2);
-  } catch {
-    return String(value);
-  }
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) node.append(c);
-  return node;
-}
-
-function clock(ms) {
-  const d = new Date(ms);
-  const p = (n, w = 2) => String(n).padStart(w, "0");
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
-}
-
-const TONES = {
-  succeeded: "ok",
-  consistent: "ok",
-  paid: "ok",
-  pending: "info",
-  redirected: "info",
-  opened: "info",
-  cancelled: "warn",
-  inconsistent: "warn",
-};
-
-/** One line of what a pay() event says. */
-function eventSummary(e) {
-  const d = e.detail ?? {};
-  switch (e.type) {
-    case "planned":
-      return `planned ${d.kind ?? d.action?.kind ?? ""}`.trim();
-    case "waiting":
-      return `waiting for ${d.bridge ?? "the bridge"} (${d.event ?? "ready event"})`;
-    case "bridge_ready":
-      return `${d.bridge ?? "bridge"} is there`;
-    case "called":
-      return `called ${d.method ?? ""}`.trim();
-    case "callback":
-      return d.provider ? `${d.provider} callback read` : "the wallet answered";
-    case "callback_ignored":
-      return "a second answer, ignored";
-    case "navigating":
-      return `going to ${d.url ?? ""}`;
-    case "result":
-      return `result: ${d.status ?? ""}`;
-    case "timeout":
-      return "the bridge did not come in time";
-    default:
-      return e.type;
-  }
-}
-
-// ------------------------------------------------------------ Flow
-
-/**
- * One flow on a page: its planned action, its log (page steps and pay()
- * events, with times) and its result, rendered into the `[data-role=plan]`,
- * `[data-role=log]` and `[data-role=result]` elements of `root`.
- */
-export class Flow {
-  constructor(key, root) {
-    this.key = `flow:${location.pathname}:${key}`;
-    this.root = root;
-    this.state = keep.get(this.key) ?? Flow.empty();
-    /** pay()'s onEvent, bound. */
-    this.onEvent = (e) => this.event(e);
-    this.render();
-  }
-
-  static empty() {
-    return { entries: [], plan: null, result: null, merchant: null, payment: null };
-  }
-
-  save() {
-    keep.set(this.key, this.state);
-    this.render();
-  }
-
-  /** Starts over: forgets the record. */
-  reset() {
-    this.state = Flow.empty();
-    this.save();
-  }
-
-  /** A step of the page itself (an order, an exchange...). */
-  step(what, detail) {
-    this.state.entries.push({ t: Date.now(), kind: "page", what, detail: detail === undefined ? undefined : pretty(detail) });
-    this.save();
-  }
-
-  /** A pay() event, stamped with when it happened (`e.at` is performance.now()). */
-  event(e) {
-    this.state.entries.push({
-      t: performance.timeOrigin + e.at,
-      at: Math.round(e.at),
-      kind: e.type,
-      event: true,
-      what: eventSummary(e),
-      detail: e.detail === undefined ? undefined : pretty(e.detail),
-    });
-    this.save();
-  }
-
-  /** The action planAction gave (or the request about to be sent). */
-  plan(action) {
-    this.state.plan = pretty(action);
-    this.save();
-  }
-
-  /** pay()'s PayResult. */
-  result(r) {
-    this.state.result = {
-      status: r.status,
-      fields: [
-        ["channel", r.channel],
-        ["verified", String(r.verified)],
-        ["code", r.code],
-        ["message", r.message],
-      ],
-    };
-    this.save();
-  }
-
-  /** A verification outcome. */
-  outcome(o, label = "") {
-    this.state.result = {
-      status: o.state,
-      label,
-      fields: [
-        ["return_code", o.returnCode],
-        ["return_message", o.returnMessage],
-        ["resp_code", o.respCode],
-        ["resp_info", o.respInfo],
-        ["seq_id", o.seqId],
-        ["order_id", o.orderId],
-        ["score", o.score],
-      ],
-    };
-    this.save();
-  }
-
-  /** A failure: a PayError shows its code (bridge_timeout, ...). */
-  fail(e) {
-    const code = e?.code ?? "error";
-    this.state.entries.push({ t: Date.now(), kind: "error", what: `${code}: ${e?.message ?? e}`, error: true });
-    this.state.result = { status: code, error: true, fields: [["message", e?.message ?? String(e)], ["field", e?.field]] };
-    this.save();
-  }
-
-  /** The payment this flow is about (its merchant status is asked for on the way back). */
-  payment(id) {
-    this.state.payment = id;
-    this.save();
-  }
-
-  /** The merchant's own status of the payment (`created` or `paid`). */
-  merchant(status) {
-    this.state.merchant = status;
-    this.save();
-  }
-
-  render() {
-    const plan = this.root.querySelector("[data-role=plan]");
-    if (plan) {
-      const empty = plan.dataset.empty ?? "Nothing planned yet.";
-      plan.replaceChildren(this.state.plan ? el("pre", {}, this.state.plan) : el("p", { class: "empty" }, empty));
-    }
-    const log = this.root.querySelector("[data-role=log]");
-    if (log) {
-      const items = this.state.entries.map((x) => {
-        const what = el("span", { class: "what" }, x.what);
-        if (x.detail) what.append(el("details", {}, el("summary", {}, "detail"), el("pre", {}, x.detail)));
-        const cls = x.error ? "error" : x.event ? "event" : "step";
-        return el(
-          "li",
-          { class: cls, "data-kind": x.kind },
-          el("time", { title: x.at != null ? `performance.now() = ${x.at} ms` : "" }, clock(x.t)),
-          el("span", { class: "kind" }, x.event ? x.kind : x.error ? "error" : "page"),
-          what,
-        );
-      });
-      const list = el("ol", { class: "log" }, ...items);
-      log.replaceChildren(items.length ? list : el("p", { class: "empty" }, "No events yet."));
-    }
-    const result = this.root.querySelector("[data-role=result]");
-    if (result) {
-      const r = this.state.result;
-      const merchant = this.state.merchant;
-      if (!r && !merchant) {
-        result.replaceChildren(el("p", { class: "empty" }, "No result yet."));
-        result.className = "result";
-        result.removeAttribute("data-status");
-        return;
-      }
-      const status = r?.status ?? "";
-      const fields = (r?.fields ?? []).filter(([, v]) => v !== undefined && v !== null && v !== "");
-      if (this.state.payment) fields.unshift(["payment", this.state.payment]);
-      const dl = el("dl", {}, ...fields.flatMap(([k, v]) => [el("dt", {}, k), el("dd", { "data-field": k }, String(v))]));
-      const pills = [];
-      if (r) pills.push(el("span", { class: "status" }, status));
-      if (merchant) pills.push(el("span", { class: "status merchant", "data-merchant": merchant }, `merchant: ${merchant}`));
-      if (r?.label) pills.push(el("span", {}, r.label));
-      result.replaceChildren(...pills, dl);
-      // The merchant's word decides the colour once it is known.
-      const tone = r?.error ? "bad" : merchant === "paid" ? "ok" : (TONES[status] ?? (r ? "bad" : "info"));
-      result.className = `result tone-${tone}`;
-      if (r) result.setAttribute("data-status", status);
-      else result.removeAttribute("data-status");
-    }
-  }
-}
 
 /** Disables `button` while `fn` runs; a throw goes to `flow.fail`. */
 export function action(button, flow, fn) {
