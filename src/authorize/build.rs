@@ -1,6 +1,6 @@
 //! The addresses that start a user authorization.
 //!
-//! Each builder takes the parameters object of `API.md` (camelCase keys) and
+//! Each builder takes the parameters object typed in `www/lib/index.d.ts` (camelCase keys) and
 //! the options object, and gives the address to navigate to: the profile's
 //! base address (which may carry a query of its own: ours is appended with
 //! `&`), then the query parameters in the order the service document lists

@@ -9,7 +9,7 @@
 //! answered 400 with the reason, so that the sender tries again.
 //! `GET /merchant/notifications` lists what was received:
 //! `{ notifications: [{ received_ms, outcome }], duplicates }`, `outcome`
-//! being the `VerifyOutcome` of `API.md`.
+//! being the `VerifyOutcome` of `www/lib/index.d.ts`.
 
 use std::collections::VecDeque;
 

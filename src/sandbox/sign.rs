@@ -1,7 +1,7 @@
 //! The sandbox's signing rule and its random identifiers.
 //!
 //! The service document does not give the real algorithm, so the sandbox
-//! declares its own (`API.md`, "The sandbox"): the lowercase hex
+//! declares its own (`www/demo/README.md`): the lowercase hex
 //! HMAC-SHA256, keyed with the secret, of the parameters other than `sign`
 //! with non-empty values, sorted by name, written `name=value` and joined
 //! with `&`. The simulated wallets sign their payment data the same way.

@@ -1,6 +1,6 @@
-//! The settings of an authentication client that the core needs (`AuthClient`
-//! options of `API.md`, less the hooks, the base URL and the transport, which
-//! the edge keeps), the check of that base URL and of the `paths` under it,
+//! The settings of an authentication client that the core needs (its
+//! `AuthClientOptions`, `www/lib/index.d.ts`, less the hooks, the base URL
+//! and the transport, which the edge keeps), the check of that base URL and of the `paths` under it,
 //! and the fail-closed rules: which hooks a client must have for where it
 //! sends.
 //!

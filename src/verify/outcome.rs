@@ -1,6 +1,6 @@
 //! The outcome of a verification: what `cardCheck`, `nameCheck`,
 //! `checkResult`, `awaitResult` and `parseNotification` resolve with
-//! (`VerifyOutcome` of `API.md`).
+//! (`VerifyOutcome` of `www/lib/index.d.ts`).
 
 use super::codes::{foreign, state_of, Interface, State};
 use super::envelope::text_field;

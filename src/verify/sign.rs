@@ -1,4 +1,4 @@
-//! The sandbox signing rule (`API.md`, "The sandbox").
+//! The sandbox signing rule (`www/demo/README.md`).
 //!
 //! The service document does not give the real algorithm of `sign`, so the
 //! module never signs by itself: a caller's `sign` hook does. What the core

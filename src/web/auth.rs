@@ -1,4 +1,5 @@
-//! `AuthClient`: the aggregated authentication client of `API.md`.
+//! `AuthClient`: the aggregated authentication client (typed in
+//! `www/lib/index.d.ts`; the README, "Node back end").
 //!
 //! The constructor checks every option (throwing `invalid_options` naming
 //! the first bad one), and fails closed: a `baseUrl` that is not loopback

@@ -5,7 +5,7 @@
 // - POST /api/v1/trade/cardcheck and /api/v1/trade/namecheck, form-encoded;
 //   GET /api/v1/checkresult (and its v4 form, /api/v4/checkresult) with
 //   query parameters; the `env` header.
-// - Sandbox signing (API.md, "The sandbox"): `sign` of requests and
+// - Sandbox signing (www/demo/README.md): `sign` of requests and
 //   notifications is the lowercase hex HMAC-SHA256, keyed with the secret,
 //   of the non-empty parameters but `sign`, sorted by name, `name=value`
 //   joined with `&`; an answer's `signature` is that HMAC over its `data`.
