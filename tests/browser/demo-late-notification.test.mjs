@@ -3,38 +3,17 @@
 // for it, so the page must turn to checkresult, the source of truth, and
 // end on the verification's result (not on "no notification"). A wrong secret is said to be the request's
 // refused signature (90102). Its own sandbox; pkg/ as demo.test.mjs.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { launch } from "../tools/chromium.mjs";
-import { ROOT, sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
+import { sandboxSuite } from "../tools/sandbox.mjs";
 
-let sandbox;
-let base;
-let browser;
-
-before(
-  async () => {
-    assert.ok(existsSync(join(ROOT, "pkg/index.js")), "pkg/ is missing: run make pkg first");
-    const started = await startSandbox(sandboxBinary(), { NOTIFY_DELAY_MS: "32000" });
-    sandbox = started.child;
-    base = started.url;
-    browser = await launch();
-  },
-  { timeout: 15 * 60_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await stopSandbox(sandbox);
-});
+const suite = sandboxSuite({ NOTIFY_DELAY_MS: "32000" });
 
 async function open(path) {
-  const page = await browser.newPage({ viewport: { width: 412, height: 915 } });
+  const page = await suite.browser.newPage({ viewport: { width: 412, height: 915 } });
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
-  await page.goto(`${base}${path}`);
+  await page.goto(`${suite.base}${path}`);
   return page;
 }
 

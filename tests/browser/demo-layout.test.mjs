@@ -4,35 +4,12 @@
 // a line). Each page is filled first (a flow run, so its log holds the
 // long lines), then measured; a screenshot of each at 412 px goes to
 // tests/artifacts/screenshots/412-*.png for a person to look at.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launch } from "../tools/chromium.mjs";
-import { ROOT, sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
+import { SHOTS, sandboxSuite } from "../tools/sandbox.mjs";
 
-const SHOTS = join(ROOT, "tests/artifacts/screenshots");
-
-let sandbox;
-let base;
-let browser;
-
-before(
-  async () => {
-    assert.ok(existsSync(join(ROOT, "pkg/index.js")), "pkg/ is missing: run make pkg first");
-    mkdirSync(SHOTS, { recursive: true });
-    const started = await startSandbox(sandboxBinary());
-    sandbox = started.child;
-    base = started.url;
-    browser = await launch();
-  },
-  { timeout: 15 * 60_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await stopSandbox(sandbox);
-});
+const suite = sandboxSuite();
 
 /**
  * What overflows the viewport: the document's scroll width beyond the
@@ -94,14 +71,14 @@ const FILL = {
 /** The sandbox's own pages and its provider pages, reached from a fresh page. */
 async function providerPages(page) {
   const seen = [];
-  await page.goto(`${base}/sim`);
+  await page.goto(`${suite.base}/sim`);
   seen.push(["sim", page.url()]);
-  await page.goto(`${base}/demo/h5.html`);
+  await page.goto(`${suite.base}/demo/h5.html`);
   await page.check("input[name=wap-fallback][value=web]");
   await page.click("#wap-pay");
   await page.waitForURL(/\/sim\/wallet1\/cashier\?/, { timeout: 10000 });
   seen.push(["cashier", page.url()]);
-  await page.goto(`${base}/demo/life.html?bridge_mode=succeed`);
+  await page.goto(`${suite.base}/demo/life.html?bridge_mode=succeed`);
   await page.click("#authorize");
   await page.waitForURL(/\/sim\/wallet1\/authorize/);
   seen.push(["consent", page.url()]);
@@ -110,7 +87,7 @@ async function providerPages(page) {
 
 for (const width of [412, 360]) {
   test(`at ${width} px every page fits the width and its log is readable`, async () => {
-    const context = await browser.newContext({ viewport: { width, height: 915 } });
+    const context = await suite.browser.newContext({ viewport: { width, height: 915 } });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -119,10 +96,10 @@ for (const width of [412, 360]) {
       for (const p of await overflow(page, 180)) problems.push(`${name}: ${p}`);
       if (width === 412) await page.screenshot({ path: join(SHOTS, `412-${name}.png`), fullPage: true });
     };
-    await page.goto(`${base}/`);
+    await page.goto(`${suite.base}/`);
     await check("index");
     for (const [path, fill] of Object.entries(FILL)) {
-      await page.goto(`${base}${path}`);
+      await page.goto(`${suite.base}${path}`);
       await fill(page);
       await check(path.replace(/^\/demo\/|\.html.*$/g, ""));
     }

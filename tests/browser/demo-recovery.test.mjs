@@ -6,44 +6,21 @@
 // payment, the result box's headline (paid / not paid), read beside the
 // server's own answer; none may leave a "waiting" or "going to" state
 // standing. Same sandbox and pkg/ as demo.test.mjs.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launch } from "../tools/chromium.mjs";
-import { ROOT, sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
+import { SHOTS, sandboxSuite } from "../tools/sandbox.mjs";
 
-const SHOTS = join(ROOT, "tests/artifacts/screenshots");
-
-let sandbox;
-let base;
-let browser;
-
-before(
-  async () => {
-    assert.ok(existsSync(join(ROOT, "pkg/index.js")), "pkg/ is missing: run make pkg first");
-    mkdirSync(SHOTS, { recursive: true });
-    const started = await startSandbox(sandboxBinary());
-    sandbox = started.child;
-    base = started.url;
-    browser = await launch();
-  },
-  { timeout: 15 * 60_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await stopSandbox(sandbox);
-});
+const suite = sandboxSuite();
 
 /** A fresh page in `context` (default: a context of its own) that records script errors and the orders it sends. */
 async function open(path, context) {
-  const page = context ? await context.newPage() : await browser.newPage({ viewport: { width: 412, height: 915 } });
+  const page = context ? await context.newPage() : await suite.browser.newPage({ viewport: { width: 412, height: 915 } });
   page.errors = [];
   page.orders = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
   page.on("request", (r) => r.method() === "POST" && new URL(r.url()).pathname === "/merchant/payments" && page.orders.push(r.url()));
-  await page.goto(`${base}${path}`);
+  await page.goto(`${suite.base}${path}`);
   return page;
 }
 
@@ -54,7 +31,7 @@ async function done(page, shot) {
 }
 
 async function serverSays(id) {
-  return (await (await fetch(`${base}/merchant/payments/${id}`)).json()).status;
+  return (await (await fetch(`${suite.base}/merchant/payments/${id}`)).json()).status;
 }
 
 /**
@@ -253,7 +230,7 @@ test("life account: Back to the old consent page after paying and Allow again is
 });
 
 test("a second tab knows the user through the merchant's session and pays; Start over forgets it in both", async () => {
-  const context = await browser.newContext({ viewport: { width: 412, height: 915 } });
+  const context = await suite.browser.newContext({ viewport: { width: 412, height: 915 } });
   const first = await open("/demo/life.html?bridge_mode=succeed", context);
   await authorize(first);
   await headlineIs(first, "#life", "paid");

@@ -4,42 +4,19 @@
 // built (a no-op when `make sandbox-bin` ran) and started on an ephemeral
 // port; pkg/ must have been built (`make pkg`). A screenshot of each page
 // goes to tests/artifacts/screenshots/ for a person to look at.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { launch } from "../tools/chromium.mjs";
-import { ROOT, sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
+import { SHOTS, sandboxSuite } from "../tools/sandbox.mjs";
 
-const SHOTS = join(ROOT, "tests/artifacts/screenshots");
-
-let sandbox; // the child process
-let base; // http://127.0.0.1:PORT
-let browser;
-
-before(
-  async () => {
-    assert.ok(existsSync(join(ROOT, "pkg/index.js")), "pkg/ is missing: run make pkg first");
-    mkdirSync(SHOTS, { recursive: true });
-    const started = await startSandbox(sandboxBinary());
-    sandbox = started.child;
-    base = started.url;
-    browser = await launch();
-  },
-  { timeout: 15 * 60_000 },
-);
-
-after(async () => {
-  await browser?.close();
-  await stopSandbox(sandbox);
-});
+const suite = sandboxSuite();
 
 /** A fresh page (its own sessionStorage) that fails the test on a script error. */
 async function open(path) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.errors = [];
   page.on("pageerror", (e) => page.errors.push(e.message));
-  await page.goto(`${base}${path}`);
+  await page.goto(`${suite.base}${path}`);
   return page;
 }
 
@@ -79,7 +56,7 @@ async function plannedKind(page, section) {
 }
 
 async function paidOnServer(id) {
-  return (await (await fetch(`${base}/merchant/payments/${id}`)).json()).status;
+  return (await (await fetch(`${suite.base}/merchant/payments/${id}`)).json()).status;
 }
 
 test("index page links to every demo page and the sandbox", async () => {
@@ -88,7 +65,7 @@ test("index page links to every demo page and the sandbox", async () => {
   const links = await page.locator("main .card h2 a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   assert.deepEqual(links, ["/demo/h5.html", "/demo/life.html", "/demo/official.html", "/demo/miniprogram.html", "/demo/verify.html", "/sim"]);
   for (const href of links) {
-    const res = await fetch(`${base}${href}`);
+    const res = await fetch(`${suite.base}${href}`);
     assert.equal(res.status, 200, href);
   }
   await done(page, "index");
@@ -401,7 +378,7 @@ test("Back to a page restores no form state its script did not set: the bridge m
   const verify = await open("/demo/verify.html");
   await verify.selectOption("#card-factors", "2");
   await verify.selectOption("#card-card_type", "C");
-  await verify.goto(`${base}/`);
+  await verify.goto(`${suite.base}/`);
   await verify.goBack();
   await verify.waitForLoadState("load");
   const factors = await verify.locator("#card-factors").inputValue();
@@ -428,7 +405,7 @@ test("verification: an asynchronous card check shows pending, then the notificat
   assert.match(log, /notification received by the merchant/);
   assert.match(log, /checkresult agrees: consistent \(20000\)/);
   // The merchant's receiver has it, once.
-  const inbox = await (await fetch(`${base}/merchant/notifications`)).json();
+  const inbox = await (await fetch(`${suite.base}/merchant/notifications`)).json();
   assert.equal(inbox.notifications.filter((n) => n.outcome.seqId === seqId).length, 1);
   await done(page, "verify");
 });
@@ -501,7 +478,7 @@ test("H5: the cashier's result page comes by redirect after the POST (reload and
 
 test("/demo/ leads to the demo index", async () => {
   for (const path of ["/demo/", "/demo"]) {
-    const res = await fetch(`${base}${path}`);
+    const res = await fetch(`${suite.base}${path}`);
     assert.equal(res.status, 200, path);
     assert.equal(new URL(res.url).pathname, "/", path);
     assert.match(await res.text(), /paybridge demo/);

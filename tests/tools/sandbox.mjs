@@ -1,10 +1,47 @@
 // The sandbox binary for the browser tests: built by cargo (a no-op after
 // `make sandbox-bin`; honours CARGO_TARGET_DIR) and started on an ephemeral
-// port of 127.0.0.1 with the given environment.
+// port of 127.0.0.1 with the given environment; and the suite a test file
+// of the demo pages runs in (sandboxSuite).
+import { before, after } from "node:test";
+import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launch } from "./chromium.mjs";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Where the browser tests leave their screenshots for a person to look at. */
+export const SHOTS = join(ROOT, "tests/artifacts/screenshots");
+
+/**
+ * The file's suite against a sandbox of its own: before its tests, pkg/
+ * must be built (`make pkg`), the sandbox starts (with `env` over its test
+ * defaults) and Chromium launches; after them both stop. The object
+ * answered holds `base` (http://127.0.0.1:PORT) and `browser` once the
+ * suite has started.
+ */
+export function sandboxSuite(env = {}) {
+  const suite = { base: null, browser: null };
+  let child;
+  before(
+    async () => {
+      assert.ok(existsSync(join(ROOT, "pkg/index.js")), "pkg/ is missing: run make pkg first");
+      mkdirSync(SHOTS, { recursive: true });
+      const started = await startSandbox(sandboxBinary(), env);
+      child = started.child;
+      suite.base = started.url;
+      suite.browser = await launch();
+    },
+    { timeout: 15 * 60_000 },
+  );
+  after(async () => {
+    await suite.browser?.close();
+    await stopSandbox(child);
+  });
+  return suite;
+}
 
 /** `cargo build` of the sandbox binary; its path. */
 export function sandboxBinary() {
