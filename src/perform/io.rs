@@ -1,33 +1,11 @@
 //! What a run and its edge say to each other: the commands a run answers
 //! ([`Cmd`]) and the inputs it is fed ([`Input`]), with their parts.
 
+use super::wire::Timer;
 use crate::error::PayError;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::prelude::*;
-
-/// The timers of a run, by what they wait for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Timer {
-    /// The bridge-ready wait (`timeoutMs`).
-    Ready = 0,
-    /// The wallet's answer (`callbackTimeoutMs`).
-    Answer = 1,
-    /// The grace period after the page came back without an answer.
-    Grace = 2,
-    /// The scheme URL's fallback (`fallbackAfterMs`).
-    Fallback = 3,
-    /// The `confirm` hook (`confirmTimeoutMs`).
-    Confirm = 4,
-}
-
-impl Timer {
-    /// The timer numbered `n` (as a `SetTimer` command gave it), `None` for
-    /// a number no timer has.
-    pub fn of(n: u32) -> Option<Timer> {
-        [Timer::Ready, Timer::Answer, Timer::Grace, Timer::Fallback, Timer::Confirm].get(n as usize).copied()
-    }
-}
 
 /// Where an event is listened for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,8 +42,9 @@ mod tests;
 mod wait;
 pub mod wire;
 
-pub use io::{ApiCall, BridgeCall, Cmd, Detail, Input, Reported, Target, Timer};
+pub use io::{ApiCall, BridgeCall, Cmd, Detail, Input, Reported, Target};
 pub use wait::BridgeWait;
+pub use wire::Timer;
 
 /// Whether this build calls mini-program APIs at all: every build but the
 /// browser's payment module (wasm, without `web-tools`), whose pages have

@@ -111,6 +111,23 @@ wire! {
     }
 }
 
+wire! {
+    /// The timers of a run, by what they wait for. The shim hands a
+    /// timer's number back as a `SetTimer` command gave it (`Feed::Timer`).
+    pub enum Timer {
+        /// The bridge-ready wait (`timeoutMs`).
+        Ready = 0,
+        /// The wallet's answer (`callbackTimeoutMs`).
+        Answer = 1,
+        /// The grace period after the page came back without an answer.
+        Grace = 2,
+        /// The scheme URL's fallback (`fallbackAfterMs`).
+        Fallback = 3,
+        /// The `confirm` hook (`confirmTimeoutMs`).
+        Confirm = 4,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,7 +151,6 @@ mod tests {
         assert!([Op::Explain, Op::HandOff, Op::Preload].into_iter().all(after));
         // A timer's number comes back as a SetTimer gave it; any other is
         // no timer (it once decoded as the confirm timer).
-        use crate::perform::Timer;
         for t in [Timer::Ready, Timer::Answer, Timer::Grace, Timer::Fallback, Timer::Confirm] {
             assert_eq!(Timer::of(t as u32), Some(t));
         }
