@@ -144,7 +144,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# names): 7.0 to 3.1 KB gzipped. Node's entry imports it; a browser
 	# fetches it bundled into full.js, with what loads the module (below).
 	$(TERSER) --module $(SHORT)/paybridge_full_bg.js --output pkg/paybridge_full_bg.js
-	cp www/lib/node.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js www/lib/index.d.ts \
+	cp www/lib/node.js www/lib/flows.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full
@@ -157,9 +157,9 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	$(TERSER) --module $(STAGE)/browser.js --output pkg/index.js
 	# What the entry imports when it first needs the full module (ready()):
 	# the module's glue and its loading, one file.
-	mkdir -p $(STAGE)/full && cp www/lib/full.js $(SHORT)/paybridge_full_bg.js $(STAGE)/full/
+	mkdir -p $(STAGE)/full && cp www/lib/full.js www/lib/flows.js www/lib/perform.js www/lib/protocol.js $(SHORT)/paybridge_full_bg.js $(STAGE)/full/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
-	  $(STAGE)/full/full.js --outfile=$(STAGE)/full.min.js
+	  --define:PAYBRIDGE_BROWSER=true $(STAGE)/full/full.js --outfile=$(STAGE)/full.min.js
 	$(TERSER) --module $(STAGE)/full.min.js --output pkg/full.js
 	# ... and the payment module's .wasm is carried inside it: one request.
 	node www/build/embed.mjs pkg/index.js $(SHORT)/paybridge_bg.wasm

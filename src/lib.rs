@@ -5,8 +5,8 @@
 //! authentication API.
 //!
 //! The crate is a pure core (every module but `web`, tested on the host) and
-//! thin edges in `web` (wasm32 only: the exports, bridges, events, timers,
-//! navigation and `fetch`).
+//! thin edges in `web` (wasm32 only: the exports, and the writing of the
+//! commands that the JavaScript shim performs).
 //!
 //! How the code is laid out (the map is the README's "Architecture"):
 //!
@@ -17,23 +17,31 @@
 //!   reached through the global object the entry gives (`env.rs`; `{}` in a
 //!   runtime with none, `www/lib/globals.js`). `www/lib/` loads and re-exports; it decides
 //!   nothing.
-//! - **Sans-IO where there is I/O.** `perform::Run` (the payment, and its
-//!   wait alone for `waitForBridge`) and `verify::Call` (verification) answer
-//!   each input (a call returned, an event, a timer, a response) with
-//!   commands, which an edge performs: the shim `www/lib/perform.js` for the
-//!   payment (`web/protocol.rs`), `web/auth.rs` over `fetch`, a Node
-//!   transport or a mini-program API for verification. No future, executor or
-//!   closure is on a payment path.
-//!   Host tests drive every rule and fault with a fake world. The payment
-//!   module refuses bad input unworded (`error::WORDED`); the full module's
+//! - **One shape for every flow: core, protocol, driver.** Each flow is a
+//!   sans-IO state machine in `perform/`: `Run` (a payment), `BridgeWait`
+//!   (`waitForBridge`), `CardnetRun` (`cardnetPay`), `VerifyRun` (a call of
+//!   the authentication client, around `verify::Call`, which decides what
+//!   to send and when to try again) and `NoticeRun` (`verifyNotification`).
+//!   Each answers every input (a call returned, an event, a timer, an
+//!   awaited answer with its token) with commands of one vocabulary
+//!   (`perform/io.rs`: listen, set a timer, call the bridge or the API,
+//!   await a hook or a request under a time-out, navigate, report, end).
+//!   The wasm edge (`web/pay.rs` for payments, `web/runs.rs` for the rest)
+//!   writes the commands for the shim and reads its inputs
+//!   (`web/protocol.rs`); the one driver, `drive` in `www/lib/perform.js`,
+//!   performs them in a page, in Node and in a mini-program. Nothing in
+//!   the crate polls a future or holds a timer or listener of its own:
+//!   every wait is a command the driver performs.
+//!   Host tests drive every rule and fault with a fake world
+//!   (`perform/tests.rs`, `perform/flow_tests.rs`). The payment module
+//!   refuses bad input unworded (`error::WORDED`); the full module's
 //!   `__explain` words it, and awaits `confirm`, which comes after the
 //!   wallet's answer (`Cmd::HandOff`).
 //! - **Hand-made pieces kept for size** (what each saves:
 //!   `tests/bench/README.md`): the `no_std` build with
 //!   lol_alloc, a bump heap, JSON through `JSON.parse` instead of serde, the
 //!   URL check instead of the `url` crate (checked against it by property
-//!   tests and fuzz), short names, the carried `.wasm`, the full module's own
-//!   executor. Elsewhere well-kept crates serve as they are (`axum`, `tokio`,
+//!   tests and fuzz), short names, the carried `.wasm`. Elsewhere well-kept crates serve as they are (`axum`, `tokio`,
 //!   `serde_json`, `url`, `hmac`, `proptest`).
 //! - **The wire declared once.** The operations of the commands an edge
 //!   answers and the kinds of input the shim feeds back are the enums of

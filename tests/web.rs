@@ -5,7 +5,8 @@
 #![cfg(all(target_arch = "wasm32", feature = "web-extra"))]
 
 use js_sys::{Reflect, JSON};
-use paybridge::web::{exports, pay, wait};
+use paybridge::perform::wire::{Feed, Op};
+use paybridge::web::{exports, pay, runs, wait};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -74,25 +75,25 @@ fn waits_for_a_bridge_that_arrives_with_its_event() {
     let id = start.get(0).as_f64().unwrap() as u32;
     let listen: js_sys::Array = start.get(1).unchecked_into();
     assert_eq!((listen.get(0), listen.get(2)), (1.into(), "TestBridgeAReady".into()), "listening first");
-    assert_eq!(last(&start).0, 3, "then a timer, the bridge not there");
-    assert_eq!(wait::counts(), (1, 1), "listening before the bridge exists");
+    assert_eq!(last(&start).0, Op::SetTimer as u32, "then a timer, the bridge not there");
+    assert_eq!(runs::counts(), (1, 1, 0), "listening before the bridge exists");
     let b = js(r#"{"id":7}"#);
     Reflect::set(&global, &name.into(), &b).unwrap();
-    let (op, c) = last(&wait::wait_step(id, 2, "TestBridgeAReady".into()));
-    assert_eq!(op, 9);
+    let (op, c) = last(&runs::flow_step(id, Feed::Event as u32, "TestBridgeAReady".into()));
+    assert_eq!(op, Op::Resolve as u32);
     assert_eq!(get(&c.get(1), "id"), 7);
-    assert_eq!(wait::counts(), (0, 0), "nothing left behind");
-    assert_eq!(wait::wait_step(id, 9, JsValue::UNDEFINED).length(), 0);
+    assert_eq!(runs::counts(), (0, 0, 0), "nothing left behind");
+    assert_eq!(runs::flow_step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
 }
 
 #[wasm_bindgen_test]
 fn a_bridge_that_never_comes_times_out_cleanly() {
     let start = wait::wait_start("TestBridgeNever".into(), "TestBridgeNeverReady".into(), js(r#"{"timeoutMs":150}"#)).unwrap();
     let id = start.get(0).as_f64().unwrap() as u32;
-    let (op, c) = last(&wait::wait_step(id, 3, JsValue::from_f64(0.0)));
-    assert_eq!(op, 10);
+    let (op, c) = last(&runs::flow_step(id, Feed::Timer as u32, JsValue::from_f64(0.0)));
+    assert_eq!(op, Op::Reject as u32);
     assert_eq!(code(&c.get(1)), "bridge_timeout");
-    assert_eq!(wait::counts(), (0, 0));
+    assert_eq!(runs::counts(), (0, 0, 0));
     let e = wait::wait_start(JsValue::from_f64(1.0), "E".into(), JsValue::UNDEFINED).unwrap_err();
     assert_eq!((code(&e), get(&e, "field")), ("invalid_options".into(), "name".into()));
 }
@@ -119,9 +120,9 @@ fn pays_through_a_bridge_already_present() {
     assert_eq!(get(&c.get(4), "tradeNO"), "T");
     assert_eq!(pay::counts(), (0, 0, 1), "the callback counts while the call runs");
     // The wallet calls back while the call runs, then the call returns.
-    let during = pay::pay_step(id, 4, js(r#"{"resultCode":"6001"}"#));
+    let during = pay::pay_step(id, Feed::Success as u32, js(r#"{"resultCode":"6001"}"#));
     assert_eq!(last(&during).0, 0, "only the callback event");
-    let after = pay::pay_step(id, 0, JsValue::UNDEFINED);
+    let after = pay::pay_step(id, Feed::Returned as u32, JsValue::UNDEFINED);
     let (op, c) = last(&after);
     assert_eq!(op, 9);
     let r = c.get(1);
@@ -135,8 +136,8 @@ fn pays_through_a_bridge_already_present() {
     assert_eq!(busy.get(0), 0, "run 0: nothing started");
     let (op, c) = last(&busy);
     assert_eq!((op, code(&c.get(1))), (10, "busy".into()), "until the shim has performed the end");
-    assert_eq!(pay::pay_step(id, 9, JsValue::UNDEFINED).length(), 0);
-    assert_eq!(pay::pay_step(id, 4, js("{}")).length(), 0, "a late callback of an ended run changes nothing");
+    assert_eq!(pay::pay_step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
+    assert_eq!(pay::pay_step(id, Feed::Success as u32, js("{}")).length(), 0, "a late callback of an ended run changes nothing");
     Reflect::delete_property(&global, &JsValue::from_str("Wallet1JSBridge")).unwrap();
     assert_eq!(last(&pay::pay_start(again, JsValue::UNDEFINED)).0, 10, "the slot is free: the next payment runs (and finds no bridge)");
 }

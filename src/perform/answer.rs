@@ -1,11 +1,15 @@
 //! The wallet's answer: its result mapped, then the merchant's `confirm`
 //! hook awaited when there is one.
 
+use super::io::{Got, Hook};
 use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
 use crate::action::{Action, Options};
 use crate::error::{cat, push_u64, Code, PayError};
 use crate::outcome::{self, Callback, PayResult, Status};
 use crate::prelude::*;
+
+/// The token of a run's one awaited call, `confirm`.
+const CONFIRM: u32 = 1;
 
 impl<V: Clone> Run<V> {
     /// The wallet answered, or will not: its result, then `confirm`.
@@ -55,8 +59,8 @@ impl<V: Clone> Run<V> {
     fn await_confirm(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Confirming;
         self.result = Some((result.clone(), raw.clone()));
-        out.push(Cmd::SetTimer(Timer::Confirm, self.opts.confirm_timeout_ms));
-        out.push(Cmd::Confirm(Box::new((result, raw))));
+        out.push(Cmd::SetTimer(Timer::Await, self.opts.confirm_timeout_ms));
+        out.push(Cmd::Await(CONFIRM, Hook::Confirm(Box::new((result, raw)))));
     }
 
     /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
@@ -82,7 +86,7 @@ impl<V: Clone> Run<V> {
     pub(super) fn confirmed(&mut self, input: Input<V>, out: &mut impl Out<V>) {
         let failed = |m: String| PayError::field(Code::ConfirmFailed, "confirm", m);
         let (e, cause) = match input {
-            Input::Confirmed(text) => {
+            Input::Settled(CONFIRM, Got::Text(text)) => {
                 let text = text.unwrap_or_default();
                 match Status::from_name(&text) {
                     Some(s) => {
@@ -105,9 +109,10 @@ impl<V: Clone> Run<V> {
                     }
                 }
             }
-            Input::Threw(t) => (failed("the confirm hook threw".into()), Some(t)),
-            Input::ConfirmFailed(t) => (failed("the confirm hook failed".into()), Some(t)),
-            Input::Timer(Timer::Confirm) => {
+            Input::Rejected(CONFIRM, t, threw) => {
+                (failed(if threw { "the confirm hook threw" } else { "the confirm hook failed" }.into()), Some(t))
+            }
+            Input::Timer(Timer::Await) => {
                 let mut m = String::from("the confirm hook did not answer within ");
                 push_u64(&mut m, self.opts.confirm_timeout_ms as u64);
                 m.push_str(" ms (confirmTimeoutMs)");

@@ -1,5 +1,9 @@
 //! What a run and its edge say to each other: the commands a run answers
-//! ([`Cmd`]) and the inputs it is fed ([`Input`]), with their parts.
+//! ([`Cmd`]) and the inputs it is fed ([`Input`]), with their parts. Every
+//! flow speaks this one vocabulary: a payment ([`super::Run`]), a bridge
+//! wait ([`super::BridgeWait`]), the card-network flow
+//! ([`super::CardnetRun`]) and a call of the authentication client
+//! ([`super::VerifyRun`]).
 
 use super::wire::Timer;
 use crate::error::PayError;
@@ -61,8 +65,12 @@ pub enum Cmd<V> {
     /// Calls the mini-program API, the API as [`World::api_has`] finds it.
     /// Last of its batch.
     CallApi(Box<ApiCall>),
-    /// `confirm(payment, hint)`, its answer awaited. Last of its batch.
-    Confirm(Reported<V>),
+    /// Calls `hook` and awaits its answer (a value or a promise), which
+    /// comes back as [`Input::Settled`] or [`Input::Rejected`] with this
+    /// token; a settling whose token is not the one awaited is late and
+    /// changes nothing. The time-out is a [`Cmd::SetTimer`] of
+    /// [`Timer::Await`] before it. Last of its batch.
+    Await(u32, Hook<V>),
     /// Where the build does not await `confirm` ([`CONFIRM_HERE`]): start
     /// loading the module that does, the wallet having been asked to pay.
     Preload,
@@ -77,6 +85,76 @@ pub enum Cmd<V> {
     /// The payment failed: the error, the thrown value behind it, and the
     /// wallet's unverified result when the failure came after it.
     Fail(PayError, Option<V>, Option<Reported<V>>),
+    /// The run's answer, with no event: the authentication client's outcome.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Resolve(Json),
+    /// The run failed: the error, worded whole, and the value behind it as
+    /// its cause (not read into the message, as [`Cmd::Fail`]'s is).
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    FailCaused(PayError, V),
+}
+
+/// What an [`Cmd::Await`] calls. Only `Confirm` is in the browser's
+/// payment module; the others are the full module's flows.
+#[derive(Debug, PartialEq)]
+pub enum Hook<V> {
+    /// `confirm(payment, result)`.
+    Confirm(Reported<V>),
+    /// `order(userAuthCode, { userAuthCode, expiresAt })`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Order(Box<crate::authorize::CardnetOrder>),
+    /// `encrypt(field, value)`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Encrypt(Box<(String, String)>),
+    /// `sign(params)`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Sign(Vec<(String, String)>),
+    /// `verify(data, signature)`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Verify(Box<(String, String)>),
+    /// The request: `transport(request)`, or `fetch(url, init)`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Send(Box<crate::verify::Request>),
+    /// The body of what `fetch` answered: `response.text()`.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Body(V),
+}
+
+/// An awaited answer, as the edge reads it for the run (the run says what
+/// it awaits: [`super::CardnetRun::expects`], [`super::VerifyRun::expects`]).
+#[derive(Debug)]
+pub enum Got<V> {
+    /// A string; otherwise the answer's type (`number`, `null`, ...).
+    Text(core::result::Result<String, String>),
+    /// A boolean; otherwise the answer's type.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Flag(core::result::Result<bool, String>),
+    /// The payment `order` answered, decoded, and the answer itself.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Payment(Box<core::result::Result<crate::payment::Payment, PayError>>, V),
+    /// What a `transport` answered, `{ status, body }`, read.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Answer(core::result::Result<(u16, String), PayError>),
+    /// What `fetch` answered: its status, and the response whose body is
+    /// read next; an error when it is no response.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Response(core::result::Result<u16, PayError>, V),
+    /// The modules without the full module's flows read text alone.
+    #[cfg(all(target_arch = "wasm32", not(feature = "web-extra")))]
+    Never(core::convert::Infallible, core::marker::PhantomData<V>),
+}
+
+/// What a run awaits, so that the edge reads the answer as [`Got`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// [`Got::Text`].
+    Text,
+    /// [`Got::Flag`].
+    Flag,
+    /// [`Got::Payment`].
+    Payment,
+    /// [`Got::Answer`] (a `transport`) or [`Got::Response`] (`fetch`).
+    Answer,
 }
 
 #[derive(Debug)]
@@ -91,8 +169,9 @@ pub enum Input<V> {
     /// A wallet callback: which one, its argument, and that argument as the
     /// result mapping reads it.
     Callback(Callback, V, Json),
-    /// `confirm`'s answer settled: its text, when it was a string.
-    Confirmed(Option<String>),
-    /// `confirm`'s answer was rejected with this.
-    ConfirmFailed(V),
+    /// An awaited call's answer, with the token of its [`Cmd::Await`].
+    Settled(u32, Got<V>),
+    /// An awaited call failed: its token, the reason, and whether the call
+    /// threw (rather than its promise rejecting).
+    Rejected(u32, V, bool),
 }

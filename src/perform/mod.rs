@@ -36,13 +36,23 @@ use crate::runtime::{Host, Runtime};
 
 mod answer;
 mod call;
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+mod cardnet;
+#[cfg(test)]
+mod flow_tests;
 mod io;
 #[cfg(test)]
 mod tests;
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+pub mod verify;
 mod wait;
 pub mod wire;
 
-pub use io::{ApiCall, BridgeCall, Cmd, Detail, Input, Reported, Target};
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+pub use cardnet::CardnetRun;
+pub use io::{ApiCall, BridgeCall, Cmd, Detail, Expect, Got, Hook, Input, Reported, Target};
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+pub use verify::{NoticeRun, VerifyRun};
 pub use wait::BridgeWait;
 pub use wire::Timer;
 

@@ -70,7 +70,10 @@ fn kind(c: &Cmd<u32>) -> String {
         Cmd::Navigate(u) => format!("go {u}"),
         Cmd::CallBridge(c) => format!("call {}", c.op),
         Cmd::CallApi(c) => format!("api {}", c.method),
-        Cmd::Confirm(..) => "confirm".into(),
+        Cmd::Await(t, Hook::Confirm(_)) => format!("await confirm {t}"),
+        Cmd::Await(t, _) => format!("await {t}"),
+        Cmd::Resolve(_) => "resolve".into(),
+        Cmd::FailCaused(e, _) => format!("fail {}", e.code.as_str()),
         Cmd::Preload => "preload".into(),
         Cmd::HandOff(r, ms) => format!("hand off {} {ms}", r.0.status.as_str()),
         Cmd::Done(r) => format!("done {}", r.0.status.as_str()),
@@ -178,13 +181,17 @@ fn confirm_turns_the_hint_into_a_verified_status_or_fails_keeping_it() {
     let (mut run, _) = start(W1, opts, Host::Wallet1, &w);
     run.step(Input::Callback(Callback::Success, 1, answer("6001")), &w);
     let out = run.step(Input::Returned, &w);
-    assert_eq!(kinds(&out), ["timer Confirm 700", "confirm"]);
-    let out = run.step(Input::Confirmed(Some("succeeded".into())), &w);
+    assert_eq!(kinds(&out), ["timer Await 700", "await confirm 1"]);
+    let out = run.step(Input::Settled(1, Got::Text(Ok("succeeded".into()))), &w);
     assert!(matches!(out.last(), Some(Cmd::Done(r)) if r.1 == Some(1) && r.0.verified && r.0.status == Status::Succeeded));
     for (input, msg) in [
-        (Input::Confirmed(Some("yes".into())), "the confirm hook answered yes; it must answer a PayResult status such as \"succeeded\""),
-        (Input::ConfirmFailed(5), "the confirm hook failed"),
-        (Input::Timer(Timer::Confirm), "the confirm hook did not answer within 700 ms (confirmTimeoutMs)"),
+        (
+            Input::Settled(1, Got::Text(Ok("yes".into()))),
+            "the confirm hook answered yes; it must answer a PayResult status such as \"succeeded\"",
+        ),
+        (Input::Rejected(1, 5, false), "the confirm hook failed"),
+        (Input::Rejected(1, 5, true), "the confirm hook threw"),
+        (Input::Timer(Timer::Await), "the confirm hook did not answer within 700 ms (confirmTimeoutMs)"),
     ] {
         let (mut run, _) = start(W1, opts, Host::Wallet1, &w);
         run.step(Input::Callback(Callback::Success, 1, answer("6001")), &w);
@@ -214,7 +221,7 @@ fn without_confirm_here_the_result_is_handed_over_and_confirmed_by_the_run_that_
     assert!(!run.takes_answer(), "only the first answer is read");
     assert_eq!(kinds(&out), ["emit callback", "unlisten visibilitychange", "clear Answer", "clear Grace", "hand off cancelled 700"]);
     assert!(run.over());
-    assert!(run.step(Input::Confirmed(Some("succeeded".into())), &w).is_empty(), "the run that handed over is over");
+    assert!(run.step(Input::Settled(1, Got::Text(Ok("succeeded".into()))), &w).is_empty(), "the run that handed over is over");
     // The answer during the call: handed over when the call returns.
     let (mut run, _) = start(W1, opts, Host::Wallet1, &w);
     run.hand_off = true;
@@ -232,13 +239,13 @@ fn without_confirm_here_the_result_is_handed_over_and_confirmed_by_the_run_that_
     let hint = || PayResult::new(Status::Cancelled, "wallet1_pub", Some("6001".into()));
     let mut out = Vec::new();
     let mut run = Run::confirming(hint(), Some(1), 700, &mut out);
-    assert_eq!(kinds(&out), ["timer Confirm 700", "confirm"]);
-    let out = run.step(Input::Confirmed(Some("succeeded".into())), &w);
+    assert_eq!(kinds(&out), ["timer Await 700", "await confirm 1"]);
+    let out = run.step(Input::Settled(1, Got::Text(Ok("succeeded".into()))), &w);
     assert!(
         matches!(out.last(), Some(Cmd::Done(r)) if r.1 == Some(1) && r.0.verified && r.0.status == Status::Succeeded && r.0.channel == "wallet1_pub")
     );
     let mut run = Run::confirming(hint(), Some(1), 700, &mut Vec::new());
-    let out = run.step(Input::Timer(Timer::Confirm), &w);
+    let out = run.step(Input::Timer(Timer::Await), &w);
     assert!(
         matches!(&out[0], Cmd::Fail(e, _, Some(r)) if e.code == Code::ConfirmFailed && r.0 == hint() && r.1 == Some(1)),
         "{:?}",

@@ -64,9 +64,12 @@ wire! {
         /// `[CallApi, api, method, params, complete]`: `success`, `fail`,
         /// `complete` feed `Success`, `Fail`, `Complete`.
         CallApi = 7,
-        /// `[Confirm, confirm, payment, hint]`: its settling feeds
-        /// `Confirmed` or `ConfirmFailed`.
-        Confirm = 8,
+        /// `[Await, f, x, y, token]`: `f(x, y)`, a merchant's hook or the
+        /// platform's request, whose answer (a value or a promise) is awaited:
+        /// its settling feeds `Settled` or `Rejected` with `[token, value]`
+        /// (`[token, value, 1]` when `f` threw). The time-out is the run's
+        /// own `SetTimer`.
+        Await = 8,
         /// `[Resolve, value, event]`: the run ends and its promise resolves.
         Resolve = 9,
         /// `[Reject, error]`: the run ends and its promise rejects.
@@ -99,10 +102,11 @@ wire! {
         Fail = 5,
         /// The mini-program API's `complete`.
         Complete = 6,
-        /// `confirm` resolved (`value`: the status it answered).
-        Confirmed = 7,
-        /// `confirm` rejected.
-        ConfirmFailed = 8,
+        /// An awaited call's answer settled (`value`: `[token, answer]`).
+        Settled = 7,
+        /// An awaited call threw or its promise rejected (`value`:
+        /// `[token, reason, threw]`).
+        Rejected = 8,
         /// The shim has performed the end: the run lets go of what it holds.
         Release = 9,
         /// Not a step: a query for what the module holds on to now
@@ -123,8 +127,11 @@ wire! {
         Grace = 2,
         /// The scheme URL's fallback (`fallbackAfterMs`).
         Fallback = 3,
-        /// The `confirm` hook (`confirmTimeoutMs`).
-        Confirm = 4,
+        /// An awaited call (`confirmTimeoutMs` for `confirm` and `order`, the
+        /// client's `timeoutMs` for its hooks and requests).
+        Await = 4,
+        /// The authentication client's pause between tries.
+        Sleep = 5,
     }
 }
 
@@ -150,11 +157,11 @@ mod tests {
         assert!(Op::ALL.iter().all(|&(_, n)| after(Op::of(n as u32).unwrap()) == (n >= Op::Explain as u8)));
         assert!([Op::Explain, Op::HandOff, Op::Preload].into_iter().all(after));
         // A timer's number comes back as a SetTimer gave it; any other is
-        // no timer (it once decoded as the confirm timer).
-        for t in [Timer::Ready, Timer::Answer, Timer::Grace, Timer::Fallback, Timer::Confirm] {
+        // no timer.
+        for t in [Timer::Ready, Timer::Answer, Timer::Grace, Timer::Fallback, Timer::Await, Timer::Sleep] {
             assert_eq!(Timer::of(t as u32), Some(t));
         }
-        assert_eq!(Timer::of(5), None);
+        assert_eq!(Timer::of(6), None);
         assert_eq!(Timer::of(u32::MAX), None);
     }
 }

@@ -4,46 +4,35 @@
 //! The constructor checks every option (throwing `invalid_options` naming
 //! the first bad one), and fails closed: a `baseUrl` that is not loopback
 //! needs a `verify` hook or `verify: false` ([`check_verify`]). Each method
-//! decodes its argument and drives one [`Call`] of the core, doing what each
-//! [`Step`] asks: the caller's `encrypt` hook, its `sign` hook, the
-//! transport ([`super::transport`]), the `verify` hook, a sleep. Methods
-//! never throw: every problem rejects their promise.
+//! decodes its argument and starts one [`Call`] of the core as a run
+//! ([`VerifyRun`], in [`super::runs`]), answering `[run, ...commands]` for
+//! the shim's driver; the package's `AuthClient` (`www/lib/flows.js`) wraps
+//! this class so that its methods answer promises and never throw.
 
-use super::convert::{define, from_js, to_js};
+use super::convert::from_js;
 use super::env;
 use super::env::Text;
-use super::error::{from_thrown, to_js as err, to_js_with_cause};
-use super::flow::sleep;
-use super::task::promise;
-use super::transport::{Failure, Transport};
+use super::error::to_js as err;
+use super::runs::{begin, Client, Flow};
+use super::transport::Transport;
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::Json;
+use crate::perform::verify::MAX_TIMER_MS;
+use crate::perform::VerifyRun;
 use crate::prelude::*;
 use crate::verify::config::{check_base_url, check_path, check_verify, is_loopback, Paths, VerifyOption};
-use crate::verify::{Call, Config, Event, Operation, Step, Wait};
+use crate::verify::{Call, Config, Operation, Wait};
 use alloc::rc::Rc;
-use js_sys::{Function, Object, Promise};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The default of `timeoutMs`: how long one request may take.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 15_000;
-/// The longest wait a timer can hold (`setTimeout` takes a 32-bit signed
-/// count of milliseconds).
-pub const MAX_TIMER_MS: u32 = i32::MAX as u32;
-
-struct Inner {
-    config: Config,
-    sign: Function,
-    verify: Option<Function>,
-    encrypt: Option<Function>,
-    transport: Transport,
-}
-
 /// `new AuthClient({ baseUrl, appToken, env, sign, verify?, transport?, retry?, timeoutMs?, paths?, encrypt? })`.
 #[wasm_bindgen(skip_typescript)]
 pub struct AuthClient {
-    inner: Rc<Inner>,
+    inner: Rc<Client>,
 }
 
 fn bad_option(field: &str, message: &str) -> PayError {
@@ -122,7 +111,7 @@ fn text_option(options: &JsValue, field: &str, what: &str) -> Result<String, Pay
     env::get(options, field).text().ok_or_else(|| bad_option(field, &cat!("must be a string (", what, ")")))
 }
 
-fn read_options(options: &JsValue) -> Result<Inner, PayError> {
+fn read_options(options: &JsValue) -> Result<Client, PayError> {
     if !env::is_object(options) || options.is_function() {
         return Err(PayError::field(
             Code::InvalidOptions,
@@ -161,7 +150,7 @@ fn read_options(options: &JsValue) -> Result<Inner, PayError> {
     )?
     .with_paths(paths)
     .at_loopback(loopback);
-    Ok(Inner { config, sign, verify, encrypt, transport: Transport { base_url, custom, timeout_ms } })
+    Ok(Client { config, sign, verify, encrypt, transport: Transport { base_url, custom, timeout_ms } })
 }
 
 #[wasm_bindgen(js_class = AuthClient)]
@@ -171,33 +160,31 @@ impl AuthClient {
         read_options(&options).map(|inner| AuthClient { inner: Rc::new(inner) }).map_err(|e| err(&e))
     }
 
-    /// `cardCheck(fields) -> Promise<VerifyOutcome>`: POST /api/v1/trade/cardcheck.
+    /// `cardCheck(fields) -> [run, ...commands]`: POST /api/v1/trade/cardcheck.
     #[wasm_bindgen(js_name = cardCheck, skip_typescript)]
-    pub fn card_check(&self, fields: JsValue) -> Promise {
+    pub fn card_check(&self, fields: JsValue) -> Result<Array, JsValue> {
         self.start(Operation::CardCheck, check_fields(&fields, crate::verify::validate_card_check))
     }
 
-    /// `nameCheck(fields) -> Promise<VerifyOutcome>`: POST /api/v1/trade/namecheck.
+    /// `nameCheck(fields) -> [run, ...commands]`: POST /api/v1/trade/namecheck.
     #[wasm_bindgen(js_name = nameCheck, skip_typescript)]
-    pub fn name_check(&self, fields: JsValue) -> Promise {
+    pub fn name_check(&self, fields: JsValue) -> Result<Array, JsValue> {
         self.start(Operation::NameCheck, check_fields(&fields, crate::verify::validate_name_check))
     }
 
-    /// `checkResult({ seqId } | { orderId, orderDate? }) -> Promise<VerifyOutcome>`:
+    /// `checkResult({ seqId } | { orderId, orderDate? }) -> [run, ...commands]`:
     /// one GET /api/v1/checkresult.
     #[wasm_bindgen(js_name = checkResult, skip_typescript)]
-    pub fn check_result(&self, query: JsValue) -> Promise {
+    pub fn check_result(&self, query: JsValue) -> Result<Array, JsValue> {
         self.start(Operation::CheckResult, from_js(&query, Code::InvalidRequest, "query"))
     }
 
-    /// `awaitResult(ref, { intervalMs?, timeoutMs? }?) -> Promise<VerifyOutcome>`:
+    /// `awaitResult(ref, { intervalMs?, timeoutMs? }?) -> [run, ...commands]`:
     /// queries until the result is no longer pending or the time is up.
     #[wasm_bindgen(js_name = awaitResult, skip_typescript)]
-    pub fn await_result(&self, query: JsValue, options: JsValue) -> Promise {
-        match wait_options(&options) {
-            Ok(wait) => self.start(Operation::AwaitResult(wait), from_js(&query, Code::InvalidRequest, "query")),
-            Err(e) => Promise::reject(&err(&e)),
-        }
+    pub fn await_result(&self, query: JsValue, options: JsValue) -> Result<Array, JsValue> {
+        let wait = wait_options(&options).map_err(|e| err(&e))?;
+        self.start(Operation::AwaitResult(wait), from_js(&query, Code::InvalidRequest, "query"))
     }
 }
 
@@ -254,119 +241,18 @@ fn wait_options(options: &JsValue) -> Result<Wait, PayError> {
 }
 
 impl AuthClient {
-    fn start(&self, op: Operation, fields: Result<Json, PayError>) -> Promise {
+    /// Starts one call of `op`: its run, fed by `__flowStep`.
+    fn start(&self, op: Operation, fields: Result<Json, PayError>) -> Result<Array, JsValue> {
+        let fields = fields.map_err(|e| err(&e))?;
         let inner = self.inner.clone();
-        promise(async move {
-            let fields = fields.map_err(|e| err(&e))?;
-            drive(&inner, op, fields).await
-        })
+        let random = env::random16().unwrap_or_else(weak_random);
+        let call = Call::new(&inner.config, op, fields, inner.verify.is_some(), env::wall_ms(), random).encrypting(inner.encrypt.is_some());
+        let (ms, custom, verify) = (inner.transport.timeout_ms, inner.transport.custom.is_some(), inner.verify.is_some());
+        Ok(begin(super::runs::Hooks::Client(&self.inner), |w| {
+            let run = VerifyRun::start(call, ms, custom, verify, &*inner, w);
+            Flow::Verify(Box::new(run), inner.clone())
+        }))
     }
-}
-
-/// Runs one call to its end.
-async fn drive(inner: &Inner, op: Operation, fields: Json) -> Result<JsValue, JsValue> {
-    let random = env::random16().unwrap_or_else(weak_random);
-    let mut call = Call::new(&inner.config, op, fields, inner.verify.is_some(), env::wall_ms(), random).encrypting(inner.encrypt.is_some());
-    let mut event = Event::Start;
-    let mut last_failure: Option<Failure> = None;
-    loop {
-        event = match call.next(event) {
-            Step::NeedEncrypt(fields) => {
-                let Some(f) = &inner.encrypt else { return Err(err(&bad_option("encrypt", "is missing"))) };
-                let mut out = Vec::with_capacity(fields.len());
-                for (field, value) in &fields {
-                    out.push(call_encrypt(f, field, value, inner.transport.timeout_ms).await?);
-                }
-                Event::Encrypted(out)
-            }
-            Step::NeedSign(params) => {
-                inner.transport.available().map_err(|e| err(&e))?;
-                Event::Signed(call_sign(&inner.sign, &params, inner.transport.timeout_ms).await?)
-            }
-            Step::Send(request) => {
-                let (event, failure) = inner.transport.send(&request).await.map_err(|e| err(&e))?;
-                if failure.is_some() {
-                    last_failure = failure;
-                }
-                event
-            }
-            Step::NeedVerify { data, signature } => match &inner.verify {
-                Some(f) => Event::Verified(call_verify(f, &data, &signature, inner.transport.timeout_ms).await?),
-                None => Event::Verified(false),
-            },
-            Step::Sleep(ms) => {
-                sleep(ms.min(MAX_TIMER_MS)).await;
-                Event::Slept
-            }
-            Step::Done(Ok(outcome)) => return Ok(to_js(&outcome.to_json())),
-            Step::Done(Err(mut e)) => {
-                // A call that ran out of tries says what the last one met.
-                if let (Code::Transport, Some(f)) = (e.code, last_failure) {
-                    e.message = cat!(&e.message, " (last: ", &f.message, ")");
-                    return Err(to_js_with_cause(&e, &f.cause));
-                }
-                return Err(err(&e));
-            }
-        };
-    }
-}
-
-/// `params` as a plain object of strings, each an own data property
-/// ([`define`]: a field named `__proto__` stays a field).
-pub fn params_object(params: &[(String, String)]) -> JsValue {
-    let o = Object::new();
-    for (k, v) in params {
-        define(&o, k, &JsValue::from_str(v));
-    }
-    o.into()
-}
-
-/// The value of a hook's answer, awaited when it is a promise, for at most
-/// `timeout_ms` (a hook that never answers must not hang the call).
-async fn hook_answer(f: &Function, name: &str, args: &[JsValue], timeout_ms: u32) -> Result<JsValue, JsValue> {
-    let called = match args {
-        [a] => f.call1(&JsValue::UNDEFINED, a),
-        [a, b] => f.call2(&JsValue::UNDEFINED, a, b),
-        _ => f.call0(&JsValue::UNDEFINED),
-    };
-    let returned = called.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat!("the ", name, " hook threw"), &t))?;
-    match super::hook::settle_within(&returned, timeout_ms).await {
-        Some(answer) => answer.map_err(|t| from_thrown(Code::BridgeError, Some(name), &cat!("the ", name, " hook's promise rejected"), &t)),
-        None => {
-            let mut m = cat!("the ", name, " hook did not answer within ");
-            crate::error::push_u64(&mut m, timeout_ms as u64);
-            m.push_str(" ms (timeoutMs)");
-            Err(err(&PayError::field(Code::BridgeError, name, m)))
-        }
-    }
-}
-
-fn type_name(v: &JsValue) -> String {
-    if v.is_null() {
-        return "null".into();
-    }
-    v.js_typeof().text().unwrap_or_default()
-}
-
-/// Calls `sign(params)`: the signature, as a string.
-async fn call_sign(sign: &Function, params: &[(String, String)], timeout_ms: u32) -> Result<String, JsValue> {
-    let v = hook_answer(sign, "sign", &[params_object(params)], timeout_ms).await?;
-    v.text()
-        .ok_or_else(|| err(&bad_option("sign", &cat!("must return the signature as a string (or a Promise of one), not ", &type_name(&v)))))
-}
-
-/// Calls `encrypt(field, value)`: what is sent in place of `value`.
-async fn call_encrypt(encrypt: &Function, field: &str, value: &str, timeout_ms: u32) -> Result<String, JsValue> {
-    let v = hook_answer(encrypt, "encrypt", &[JsValue::from_str(field), JsValue::from_str(value)], timeout_ms).await?;
-    v.text().ok_or_else(|| {
-        err(&bad_option("encrypt", &cat!("must return the encrypted value as a string (or a Promise of one), not ", &type_name(&v))))
-    })
-}
-
-/// Calls `verify(data, signature)`: true or false.
-pub async fn call_verify(verify: &Function, data: &str, signature: &str, timeout_ms: u32) -> Result<bool, JsValue> {
-    let v = hook_answer(verify, "verify", &[JsValue::from_str(data), JsValue::from_str(signature)], timeout_ms).await?;
-    v.as_bool().ok_or_else(|| err(&bad_option("verify", &cat!("must return true or false (or a Promise of it), not ", &type_name(&v)))))
 }
 
 /// Random bytes where the runtime has no `crypto.getRandomValues`: only the

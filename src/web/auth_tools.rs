@@ -3,20 +3,21 @@
 //! decoding, the threshold rule, the sandbox's sign input, and
 //! `NotificationLog` for handling each notification once.
 
-use super::auth::{call_verify, whole};
+use super::auth::{whole, DEFAULT_REQUEST_TIMEOUT_MS};
 use super::convert::{from_js, set, to_js};
 use super::env::Text;
 use super::error::to_js as err;
-use super::task::promise;
+use super::runs::{begin, Flow, Hooks};
 use crate::error::{cat, Code, PayError, Problem};
 use crate::json::Json;
+use crate::perform::{Cmd, NoticeRun};
 use crate::prelude::*;
 use crate::verify::notify::MAX_SEQ_ID_LEN;
 use crate::verify::{
     decode_envelope, parse_notification, parse_score, passes_threshold, sign_input, validate_card_check, validate_name_check, Seen,
     SeenSeqIds, DEFAULT_THRESHOLD,
 };
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Array, Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -88,30 +89,32 @@ pub fn parse_notification_js(body: JsValue) -> Result<JsValue, JsValue> {
     Ok(o.into())
 }
 
-/// `verifyNotification(body, verify) -> Promise<VerifyOutcome>`: parses the
-/// notification, asks `verify(signInput, sign)`, and resolves with the
-/// outcome or rejects `bad_signature`. Fails closed as `AuthClient` does:
-/// without a `verify` function it is `invalid_options` naming `verify`,
-/// unless `verify` is `false`, which accepts the notification unchecked,
-/// knowingly.
-#[wasm_bindgen(js_name = verifyNotification, skip_typescript)]
-pub fn verify_notification_js(body: JsValue, verify: JsValue) -> Promise {
-    let parsed = notification(&body);
+/// `__noticeStart(body, verify) -> [run, ...commands]`:
+/// `verifyNotification`, whose promise the shim's driver settles
+/// (`www/lib/flows.js`). Parses the notification, asks `verify(signInput,
+/// sign)` ([`NoticeRun`]), and resolves with the outcome or rejects
+/// `bad_signature`. Fails closed as `AuthClient` does: without a `verify`
+/// function it is `invalid_options` naming `verify`, unless `verify` is
+/// `false`, which accepts the notification unchecked, knowingly. A bad
+/// argument throws its `PayError`, which rejects the promise.
+#[wasm_bindgen(js_name = __noticeStart, skip_typescript)]
+pub fn notice_start(body: JsValue, verify: JsValue) -> Result<Array, JsValue> {
     let unchecked = verify.as_bool() == Some(false);
-    let verify = verify.dyn_into::<Function>().map_err(|_| {
-        PayError::field(
+    let verify = verify.dyn_into::<Function>().ok();
+    if !unchecked && verify.is_none() {
+        return Err(err(&PayError::field(
             Code::InvalidOptions,
             "verify",
             "verify must be a function (signInput, sign) => boolean, or a Promise of it; or false to accept the notification unchecked",
-        )
-    });
-    promise(async move {
-        let verify = if unchecked { None } else { Some(verify.map_err(|e| err(&e))?) };
-        let n = parsed.map_err(|e| err(&e))?;
-        let Some(verify) = verify else { return Ok(to_js(&n.outcome.to_json())) };
-        let ok = call_verify(&verify, &n.sign_input, &n.sign, super::auth::DEFAULT_REQUEST_TIMEOUT_MS).await?;
-        n.accept(ok).map(|o| to_js(&o.to_json())).map_err(|e| err(&e))
-    })
+        )));
+    }
+    let n = notification(&body).map_err(|e| err(&e))?;
+    let Some(f) = verify else {
+        // Run 0, kept nowhere: it ends as it starts.
+        let u = JsValue::UNDEFINED;
+        return Ok(Array::of2(&JsValue::from_f64(0.0), &super::protocol::command(&Cmd::Resolve(n.outcome.to_json()), &u, &u)));
+    };
+    Ok(begin(Hooks::Verify(&f.clone()), |w| Flow::Notice(NoticeRun::start(n, DEFAULT_REQUEST_TIMEOUT_MS, w), f)))
 }
 
 /// `passesThreshold(score, threshold = 60) -> boolean`: true when the score

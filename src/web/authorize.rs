@@ -7,23 +7,19 @@
 //! `PayError`. The clock (`now`, default `Date.now()`) and the random
 //! source (`crypto.getRandomValues`) are read here and handed to the core.
 
-use super::convert::{from_js, from_js_opt, set, to_js};
+use super::busy::claim;
+use super::convert::{from_js, from_js_opt, to_js};
 use super::env;
 use super::env::Text;
-use super::error::{from_thrown, to_js as err};
-use super::events::{obj, Events};
-use super::exports::{options_from, payment_from, runtime_for};
-use super::flow::go;
-use crate::action::{plan, Action, Options};
+use super::error::to_js as err;
+use super::exports::{options_from, runtime_for};
+use super::runs::{begin, Flow, Hooks};
 use crate::authorize::once::{self, Record};
 use crate::authorize::{self as auth, AuthCallback};
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
-use crate::outcome::{PayResult, Status};
-use crate::payment::Channel;
+use crate::perform::CardnetRun;
 use crate::prelude::*;
-use crate::safe_url::clip;
-use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 /// What an export gives JavaScript: a value, or a thrown `PayError`.
@@ -286,20 +282,47 @@ pub fn new_state() -> core::result::Result<String, JsValue> {
     })
 }
 
-/// `cardnetPay(callback, { order, expectedState?, now?, ...PayOptions }) -> Promise<PayResult>`.
+/// `__cardnetStart(callback, { order, expectedState?, now?, ...PayOptions })
+/// -> [run, ...commands]`: `cardnetPay`, whose promise the shim's driver
+/// settles (`www/lib/flows.js`), as a run of [`CardnetRun`], fed by
+/// `__flowStep`.
 ///
 /// The card-network flow on the page: read the callback (`callback` is the
 /// address, or the object `parseAuthCallback` gave and the page kept),
-/// decide with [`auth::cardnet_order`] (card network, `respCode` 00, code
-/// less than five minutes old), ask the merchant's `order(userAuthCode,
-/// { userAuthCode, expiresAt })` for the payment, plan it (it must be a
-/// `cardnet` payment: a redirect to its checked `expend.pay_url`), and go.
-/// Everything the caller gave, and the runtime, is checked before `order`
-/// is called, so neither a bad option nor a page that cannot navigate
-/// leaves an order behind.
-#[wasm_bindgen(js_name = cardnetPay, skip_typescript)]
-pub fn cardnet_pay(callback: JsValue, options: JsValue) -> Promise {
-    super::flow::guarded("cardnetPay", run(callback, options))
+/// decide (card network, `respCode` 00, code less than five minutes old),
+/// ask the merchant's `order(userAuthCode, { userAuthCode, expiresAt })`
+/// for the payment, plan it (it must be a `cardnet` payment: a redirect to
+/// its checked `expend.pay_url`), and go. Everything the caller gave, and
+/// the runtime, is checked before `order` is called, so neither a bad
+/// option nor a page that cannot navigate leaves an order behind; a bad
+/// one throws its `PayError`, which rejects the promise.
+#[wasm_bindgen(js_name = __cardnetStart, skip_typescript)]
+pub fn cardnet_start(callback: JsValue, options: JsValue) -> Js {
+    let slot = claim("cardnetPay")?;
+    let e = |e: PayError| err(&e);
+    let opts = options_from(&options).map_err(e)?;
+    if !env::can_navigate() {
+        let m = "cardnetPay() ends by navigating the page to expend.pay_url, and this runtime has no location: call it from a web page";
+        return Err(err(&PayError::new(Code::WrongRuntime, m)));
+    }
+    if env::method(&options, "order").is_none() {
+        return Err(err(&bad("order", "must be a function (userAuthCode) => payment: the merchant's call that orders with the code")));
+    }
+    let (expected, now) = callback_options(&options).map_err(e)?;
+    let cb = callback_from(&callback, expected.as_deref(), now).map_err(e)?;
+    let runtime = runtime_for(&opts, &JsValue::UNDEFINED);
+    let o = options.clone();
+    Ok(begin(Hooks::Order(&options), |w| {
+        let run = CardnetRun::start(&cb, now, opts, runtime, w);
+        // Taken before the merchant orders with it (the shim calls `order`
+        // after this answer): Back, reload or Forward to this page never
+        // order again.
+        if !run.over() {
+            mark_taken(&cb);
+        }
+        Flow::Cardnet(Box::new(run), o, slot)
+    })
+    .into())
 }
 
 /// The callback to pay with: read from its address, or the kept object.
@@ -316,68 +339,4 @@ fn callback_from(v: &JsValue, expected: Option<&str>, now: f64) -> Result<AuthCa
         cb.expect_state(want)?;
     }
     Ok(cb)
-}
-
-/// The plan and the `expend.pay_url` to go to: the payment `order` gave
-/// must plan as a card-network redirect (every URL of a plan has passed the
-/// strict check, `allowedHosts` included).
-fn cardnet_plan(payment_js: &JsValue, opts: &Options) -> Result<(Json, String)> {
-    let payment = payment_from(payment_js)?;
-    if opts.profile.resolve_channel(&payment.pay_channel) != Some(Channel::Cardnet) {
-        let m = cat!(
-            "pay_channel ",
-            clip(&payment.pay_channel),
-            " is not the card network: order() must give the cardnet payment (with expend.pay_url; profile.channelAliases maps another name)"
-        );
-        return Err(PayError::field(Code::InvalidPayment, "pay_channel", m));
-    }
-    let p = plan(&payment, opts, runtime_for(opts, &JsValue::UNDEFINED))?;
-    match p.action {
-        Action::Redirect { ref url } => Ok((p.to_json(), url.clone())),
-        _ => Err(PayError::field(Code::InvalidPayment, "pay_channel", "the cardnet payment did not plan as a redirect")),
-    }
-}
-
-async fn run(callback: JsValue, options_js: JsValue) -> Js {
-    let events = Events::from_options(&options_js);
-    let e = |e: PayError| err(&e);
-    let opts = options_from(&options_js).map_err(e)?;
-    if !env::can_navigate() {
-        let m = "cardnetPay() ends by navigating the page to expend.pay_url, and this runtime has no location: call it from a web page";
-        return Err(err(&PayError::new(Code::WrongRuntime, m)));
-    }
-    let order = env::method(&options_js, "order")
-        .ok_or_else(|| err(&bad("order", "must be a function (userAuthCode) => payment: the merchant's call that orders with the code")))?;
-    let (expected, now) = callback_options(&options_js).map_err(e)?;
-    let cb = callback_from(&callback, expected.as_deref(), now).map_err(e)?;
-    events.emit("callback", Some(&to_js(&cb.to_json())));
-    let go_on = auth::cardnet_order(&cb, now).map_err(e)?;
-
-    // Taken before the merchant orders with it: Back, reload or Forward to
-    // this page never order again.
-    mark_taken(&cb);
-    events.emit("called", Some(&obj(&[("method", "order")])));
-    let code = JsValue::from_str(&go_on.user_auth_code);
-    let answered = order
-        .call2(&JsValue::UNDEFINED, &code, &to_js(&go_on.to_json()))
-        .map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function threw", &t))?;
-    let payment_js = match super::hook::settle_within(&answered, opts.confirm_timeout_ms).await {
-        Some(answer) => answer.map_err(|t| from_thrown(Code::Transport, Some("order"), "the order function failed", &t))?,
-        None => {
-            // A merchant call that never answers must not hold the
-            // in-flight guard for the rest of the page's life.
-            let mut m = String::from("order did not answer within ");
-            crate::error::push_u64(&mut m, opts.confirm_timeout_ms as u64);
-            m.push_str(" ms (confirmTimeoutMs)");
-            return Err(err(&PayError::field(Code::Transport, "order", m)));
-        }
-    };
-
-    let (planned, url) = cardnet_plan(&payment_js, &opts).map_err(e)?;
-    events.emit("planned", Some(&to_js(&planned)));
-    go(&url, &events)?;
-    let out = to_js(&PayResult::new(Status::Redirected, Channel::Cardnet.name(), None).to_json());
-    set(&out, "raw", &payment_js);
-    events.emit("result", Some(&out));
-    Ok(out)
 }

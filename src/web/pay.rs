@@ -148,10 +148,10 @@ fn debug_counts() -> Array {
     let (mut listeners, mut waiters, mut retained) = counts();
     #[cfg(feature = "web-extra")]
     {
-        let (l, w) = super::wait::counts();
+        let (l, w, r) = super::runs::counts();
         listeners += l;
         waiters += w;
-        retained += super::dom::live_callbacks();
+        retained += r;
     }
     let n = |x: usize| JsValue::from_f64(x as f64);
     let u = JsValue::UNDEFINED;

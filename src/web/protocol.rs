@@ -1,6 +1,7 @@
 //! The protocol between the wasm edges that run the core
-//! ([`crate::perform`]: `pay()` in [`super::pay`], `waitForBridge()` in
-//! `wait.rs`) and the shim that performs (`www/lib/perform.js`).
+//! ([`crate::perform`]: `pay()` in [`super::pay`]; `waitForBridge()`,
+//! `cardnetPay()`, the authentication client and `verifyNotification()` in
+//! [`super::runs`]) and the shim that performs (`www/lib/perform.js`).
 //!
 //! A run starts with `[run, ...commands]` and is fed with
 //! `step(run, kind, value)`, which answers the next commands. A command is
@@ -16,8 +17,8 @@
 //! | `[Navigate, location, url]` | `location.assign(url)` |
 //! | `[CallBridge, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[Success, v]` |
 //! | `[CallApi, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[Success \| Fail \| Complete, v]` |
-//! | `[Confirm, confirm, payment, hint]` | `confirm(payment, hint)`, its settling fed as `[Confirmed, v]` or `[ConfirmFailed, e]` |
-//! | `[Resolve, result, event]`, `[Reject, error]` | reports `event` (when given) with the result as its detail, then resolves; rejects; the run's listeners and timers go |
+//! | `[Await, f, x, y, token]` | `f(x, y)` (`confirm(payment, hint)`, `order(code, detail)`, a client's hook, `transport(request)`, `fetch(url, init)`, `response.text()`), its settling fed as `[Settled, [token, v]]` or `[Rejected, [token, e, threw]]` |
+//! | `[Resolve, value, event]`, `[Reject, error]` | reports `event` (when given) with the value as its detail, then resolves; rejects; the run's listeners and timers go |
 //! | `[Explain, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
 //! | `[HandOff, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
 //! | `[Preload]` (the payment module, with `confirm`) | starts loading the full module (a failure is `HandOff`'s) |
@@ -26,8 +27,7 @@
 //! answers run 0 with `[Reject, error]`.
 //!
 //! After `Navigate`, `CallBridge` and `CallApi` the shim feeds `[Returned]`
-//! when the call returned and `[Threw, e]` when it threw (and after
-//! `Confirm` only `[Threw, e]`, when `confirm` threw). Having performed
+//! when the call returned and `[Threw, e]` when it threw. Having performed
 //! `Resolve` or `Reject` it feeds `[Release]`: the edge lets the run go.
 //! `Counts` is no step: `step(0, Counts)` answers what the module holds
 //! (`__debugCounts`).
@@ -41,7 +41,7 @@ use crate::error::{Code, PayError};
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::perform::wire::{Feed, Op};
-use crate::perform::{Cmd, Detail, Input, Out, Target, Timer, World};
+use crate::perform::{Cmd, Detail, Got, Hook, Input, Out, Target, Timer, World};
 use crate::prelude::*;
 use core::cell::Cell;
 use js_sys::Array;
@@ -113,11 +113,18 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
             Input::Callback(which, v, answer)
         }
         // Never fed to the browser's payment module, which hands `confirm`
-        // over (perform::CONFIRM_HERE).
-        Feed::Confirmed if crate::perform::CONFIRM_HERE => Input::Confirmed(v.text()),
-        Feed::Confirmed | Feed::ConfirmFailed => Input::ConfirmFailed(v),
+        // over (perform::CONFIRM_HERE): `confirm`'s answer, `[token, value]`,
+        // read as its text; or `[token, reason, threw]`.
+        Feed::Settled | Feed::Rejected if !crate::perform::CONFIRM_HERE => return None,
+        Feed::Settled => Input::Settled(token(&v), Got::Text(env::get(&v, "1").text().ok_or_else(String::new))),
+        Feed::Rejected => Input::Rejected(token(&v), env::get(&v, "1"), env::get(&v, "2").is_truthy()),
         Feed::Release | Feed::Counts => return None,
     })
+}
+
+/// The token of an awaited call's settling, `[token, ...]`.
+pub fn token(v: &JsValue) -> u32 {
+    env::num(&env::get(v, "0")) as u32
 }
 
 /// The commands written for the shim as a core answers them: `(out,
@@ -164,9 +171,17 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
         Cmd::CallApi(c) => (Op::CallApi, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
         // Each made by one kind of build (perform::CONFIRM_HERE).
-        Cmd::Confirm(_) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
+        Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
         Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
-        Cmd::Confirm(r) => (Op::Confirm, env::get(options, "confirm"), payment.clone(), with_raw(r), u()),
+        Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(r), n(*t)),
+        // The full module's other awaited calls, which its runs write
+        // themselves (web/runs.rs).
+        #[cfg(feature = "web-extra")]
+        Cmd::Await(..) => return JsValue::UNDEFINED,
+        #[cfg(feature = "web-extra")]
+        Cmd::Resolve(j) => (Op::Resolve, to_js(j), u(), u(), u()),
+        #[cfg(feature = "web-extra")]
+        Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(e, cause), u(), u(), u()),
         Cmd::Preload => (Op::Preload, u(), u(), u(), u()),
         Cmd::HandOff(r, ms) => {
             let hint = with_raw(r);

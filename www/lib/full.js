@@ -3,6 +3,7 @@
 // to word): the module's glue, bundled in by `make pkg`, and the loading
 // of a module from a URL, bytes or a compiled module, which only ready()
 // needs. Not on the way to the wallet: the entry carries what `pay()` needs.
+import { withRuns } from "./flows.js";
 import { bindings as bg } from "./paybridge_full_bg.js";
 
 /** `src` (a URL, bytes or a WebAssembly.Module) instantiated with `imports`. */
@@ -24,7 +25,8 @@ export async function instantiate(src, imports) {
   return (await WebAssembly.instantiate(bytes, imports)).instance;
 }
 
-/** The full module from `src`, or from its file beside this one: `[bindings, instance]`. */
+/** The full module from `src`, or from its file beside this one:
+ * `[bindings, instance]`, the bindings with the module's runs (flows.js). */
 export async function load(src) {
-  return [bg, await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), { bg })];
+  return [withRuns(bg), await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), { bg })];
 }

@@ -1,5 +1,6 @@
 // paybridge for Node: the full module, ready as soon as it is imported.
 import { readFileSync } from "node:fs";
+import { withRuns } from "./flows.js";
 import * as fullBg from "./paybridge_full_bg.js";
 import { perform } from "./perform.js";
 import { link, modules } from "./shared.js";
@@ -9,7 +10,7 @@ export { __debugCounts, __wasmMemoryBytes } from "./shared.js";
 
 if (!modules.full) {
   const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_full_bg.wasm", import.meta.url)));
-  modules.full = link(fullBg, new WebAssembly.Instance(module, { bg: fullBg }).exports);
+  modules.full = link(withRuns(fullBg), new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
 }
 
@@ -22,6 +23,6 @@ export function pay(payment, options) {
   return perform(fullBg, payment, options);
 }
 
-export async function cardnetPay(callback, options) {
-  return fullBg.cardnetPay(callback, options);
+export function cardnetPay(callback, options) {
+  return modules.full.bg.cardnetPay(callback, options);
 }

@@ -14,7 +14,7 @@ import {
   OP_NAVIGATE,
   OP_CALL_BRIDGE,
   OP_CALL_API,
-  OP_CONFIRM,
+  OP_AWAIT,
   OP_RESOLVE,
   OP_REJECT,
   FEED_RETURNED,
@@ -24,8 +24,8 @@ import {
   FEED_SUCCESS,
   FEED_FAIL,
   FEED_COMPLETE,
-  FEED_CONFIRMED,
-  FEED_CONFIRM_FAILED,
+  FEED_SETTLED,
+  FEED_REJECTED,
   FEED_RELEASE,
 } from "./protocol.js";
 
@@ -62,10 +62,19 @@ export function perform(bg, payment, options, more) {
 
 /** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
 export function waitFor(bg, name, readyEvent, options) {
-  return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__waitStep(id, kind, v));
+  return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__flowStep(id, kind, v));
 }
 
-function drive(start, step, onEvent, more) {
+/**
+ * The one driver of every run, in every module and runtime: `start()`
+ * answers `[run, ...commands]`, `step(run, kind, value)` the commands after
+ * an input. It performs each command and feeds back what happened until a
+ * command ends the run (OP_RESOLVE, OP_REJECT, or a hand-over that `more`
+ * performs), then feeds FEED_RELEASE and drops the run's timers and
+ * listeners; whatever comes after that is not fed. Resolves or rejects as
+ * the run ends; a `start` that throws rejects.
+ */
+export function drive(start, step, onEvent, more) {
   return new Promise((resolve, reject) => {
     let id;
     let over = false;
@@ -138,19 +147,21 @@ function drive(start, step, onEvent, more) {
           d.fail = (v) => feed(FEED_FAIL, v);
           if (e) d.complete = (v) => feed(FEED_COMPLETE, v);
           act(() => a[b](d));
-        } else if (op == OP_CONFIRM) {
+        } else if (op == OP_AWAIT) {
+          // f(x, y), its answer awaited; each settling fed with the
+          // command's token, by which the core tells a late answer. What a
+          // thenable's `then` throws rejects, as a promise's rejection.
+          const to = (kind, threw) => (x) => feed(kind, [e, x, threw]);
           let v;
           try {
             v = a(b, d);
           } catch (x) {
-            feed(FEED_THREW, x);
+            to(FEED_REJECTED, 1)(x);
             continue;
           }
-          try {
-            Promise.resolve(v).then((x) => feed(FEED_CONFIRMED, x), (x) => feed(FEED_CONFIRM_FAILED, x));
-          } catch (x) {
-            feed(FEED_CONFIRM_FAILED, x);
-          }
+          Promise.resolve()
+            .then(() => v)
+            .then(to(FEED_SETTLED), to(FEED_REJECTED));
         }
         // The hand-over between the browser's two modules (OP_EXPLAIN,
         // OP_HAND_OFF, OP_PRELOAD: the operations numbered after

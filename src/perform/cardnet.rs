@@ -1,0 +1,145 @@
+//! `cardnetPay`, sans-IO: the card network's callback read, the merchant's
+//! `order` awaited for the payment, then that payment performed as any
+//! redirect ([`Run`]).
+//!
+//! What must stay true: nothing is ordered unless the callback is the card
+//! network's, `00` and less than five minutes old
+//! ([`crate::authorize::cardnet_order`]); the edge marks the callback taken
+//! (storage, address bar) after [`CardnetRun::start`] and before it hands
+//! the commands on, so that Back, reload or Forward never order with the
+//! code again; the page navigates only to the `expend.pay_url` of a
+//! payment that plans as a card-network redirect (every URL of a plan has
+//! passed the strict check, `allowedHosts` included); an `order` that never
+//! answers ends the run after `confirmTimeoutMs`, freeing the payment slot.
+
+use super::io::{Got, Hook};
+use super::{Cmd, Detail, Input, Out, Run, Timer, World};
+use crate::action::{plan, Action, Options};
+use crate::authorize::{cardnet_order, AuthCallback};
+use crate::error::{cat, push_u64, Code, PayError};
+use crate::json::{json_obj, Json};
+use crate::payment::{Channel, Payment};
+use crate::prelude::*;
+use crate::runtime::Runtime;
+
+/// The token of the run's one awaited call, `order`.
+const ORDER: u32 = 1;
+
+/// The card-network flow being performed.
+pub struct CardnetRun<V> {
+    opts: Options,
+    runtime: Runtime,
+    phase: Phase<V>,
+}
+
+enum Phase<V> {
+    Ordering,
+    /// The payment `order` gave, performed; its answer kept as the
+    /// result's `raw`.
+    Paying(Box<Run<V>>, V),
+    Over,
+}
+
+impl<V: Clone> CardnetRun<V> {
+    /// Starts with the callback `cb` read at `now_ms`: reports it, then
+    /// orders with its code, or fails when it cannot pay.
+    pub fn start(cb: &AuthCallback, now_ms: f64, opts: Options, runtime: Runtime, out: &mut impl Out<V>) -> CardnetRun<V> {
+        let mut run = CardnetRun { opts, runtime, phase: Phase::Over };
+        out.push(Cmd::Emit("callback", Detail::Json(cb.to_json())));
+        match cardnet_order(cb, now_ms) {
+            Ok(order) => {
+                out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str("order") })));
+                out.push(Cmd::SetTimer(Timer::Await, run.opts.confirm_timeout_ms));
+                out.push(Cmd::Await(ORDER, Hook::Order(Box::new(order))));
+                run.phase = Phase::Ordering;
+            }
+            Err(e) => out.push(Cmd::Fail(e, None, None)),
+        }
+        run
+    }
+
+    /// Whether the run has ended.
+    pub fn over(&self) -> bool {
+        match &self.phase {
+            Phase::Paying(run, _) => run.over(),
+            p => matches!(p, Phase::Over),
+        }
+    }
+
+    /// What the awaited answer is read as: the payment.
+    pub fn expects(&self) -> super::io::Expect {
+        super::io::Expect::Payment
+    }
+
+    /// Answers one input. Inputs after the end change nothing.
+    pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
+        if let Phase::Paying(run, raw) = &mut self.phase {
+            return run.step_into(input, w, &mut WithRaw(out, raw));
+        }
+        if !matches!(self.phase, Phase::Ordering) {
+            return;
+        }
+        let failed = match input {
+            Input::Settled(ORDER, Got::Payment(payment, raw)) => {
+                out.push(Cmd::ClearTimer(Timer::Await));
+                match (*payment).and_then(|p| self.planned(&p)) {
+                    Ok(p) => {
+                        let run = Run::start_into(p, self.opts.clone(), self.runtime, false, w, &mut WithRaw(out, &raw));
+                        self.phase = Phase::Paying(Box::new(run), raw);
+                        return;
+                    }
+                    Err(e) => (e, None),
+                }
+            }
+            Input::Rejected(ORDER, t, threw) => {
+                let what = if threw { "the order function threw" } else { "the order function failed" };
+                (PayError::field(Code::Transport, "order", what), Some(t))
+            }
+            Input::Timer(Timer::Await) => {
+                // A merchant call that never answers must not hold the
+                // payment slot for the rest of the page's life.
+                let mut m = String::from("order did not answer within ");
+                push_u64(&mut m, self.opts.confirm_timeout_ms as u64);
+                m.push_str(" ms (confirmTimeoutMs)");
+                (PayError::field(Code::Transport, "order", m), None)
+            }
+            _ => return,
+        };
+        self.phase = Phase::Over;
+        out.push(Cmd::Fail(failed.0, failed.1, None));
+    }
+
+    /// The payment `order` gave, planned: it must be a card-network
+    /// payment, planned as a redirect.
+    fn planned(&self, payment: &Payment) -> Result<crate::action::Plan, PayError> {
+        if self.opts.profile.resolve_channel(&payment.pay_channel) != Some(Channel::Cardnet) {
+            let m = cat!(
+                "pay_channel ",
+                crate::safe_url::clip(&payment.pay_channel),
+                " is not the card network: order() must give the cardnet payment (with expend.pay_url; profile.channelAliases maps another name)"
+            );
+            return Err(PayError::field(Code::InvalidPayment, "pay_channel", m));
+        }
+        let p = plan(payment, &self.opts, self.runtime)?;
+        match p.action {
+            Action::Redirect { .. } => Ok(p),
+            _ => Err(PayError::field(Code::InvalidPayment, "pay_channel", "the cardnet payment did not plan as a redirect")),
+        }
+    }
+}
+
+/// The commands of the payment run, its result given `order`'s answer as
+/// `raw`.
+struct WithRaw<'a, O, V>(&'a mut O, &'a V);
+
+impl<V: Clone, O: Out<V>> Out<V> for WithRaw<'_, O, V> {
+    fn push(&mut self, c: Cmd<V>) {
+        self.0.push(match c {
+            Cmd::Done(mut r) => {
+                r.1.get_or_insert_with(|| self.1.clone());
+                Cmd::Done(r)
+            }
+            c => c,
+        })
+    }
+}

@@ -1,0 +1,321 @@
+//! The authentication client's calls, sans-IO: a [`Call`] (which decides
+//! what to send, when to try again and what an answer means) performed as
+//! the payment is, through the same commands. Each step the call asks for
+//! is one awaited call ([`Cmd::Await`]) under `timeoutMs`: the caller's
+//! `encrypt` (a field at a time), `sign` and `verify` hooks, the request
+//! (the caller's `transport`, or `fetch` and then its body, both under one
+//! deadline), and a timer for the pause between tries.
+//!
+//! What must stay true: a hook that throws, rejects, answers the wrong type
+//! or does not answer in time fails the call naming the hook; a request
+//! that fails in any of those ways is "no answer", for the [`Call`] to
+//! decide on, and the call's last transport error says what the last try
+//! met; an answer that settles after its time-out (its token is no longer
+//! the one awaited) changes nothing.
+
+use super::io::{Expect, Got, Hook};
+use super::{Cmd, Input, Out, Timer};
+use crate::error::{cat, push_u64, Code, PayError};
+use crate::prelude::*;
+use crate::verify::{Call, Event, Notification, Step};
+
+/// The longest wait a timer can hold (`setTimeout` takes a 32-bit signed
+/// count of milliseconds).
+pub const MAX_TIMER_MS: u32 = i32::MAX as u32;
+
+/// What the edge knows of the platform for a call.
+pub trait Sender<V> {
+    /// Whether a request can be sent: a `transport` was given, or there is
+    /// a `fetch`.
+    fn can_send(&self) -> bool;
+    /// What a thrown or rejected value says, as it follows the words of a
+    /// failure (`": message (cause's message)"`, or nothing).
+    fn describe(&self, v: &V) -> String;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Waiting {
+    Encrypt,
+    Sign,
+    Send,
+    /// The body of a `fetch` answer with this status.
+    Body(u16),
+    Verify,
+    Sleep,
+    Over,
+}
+
+/// One call of the authentication client being performed.
+pub struct VerifyRun<V> {
+    call: Call,
+    waiting: Waiting,
+    /// The token of the awaited call.
+    token: u32,
+    timeout_ms: u32,
+    /// Whether requests go through the caller's `transport` (else `fetch`).
+    custom: bool,
+    has_verify: bool,
+    to_encrypt: Vec<(String, String)>,
+    encrypted: Vec<String>,
+    /// What the last request that got no answer met, and the value behind it.
+    last: Option<(String, Option<V>)>,
+}
+
+/// The hook being awaited, by name.
+fn hook_name(w: Waiting) -> &'static str {
+    match w {
+        Waiting::Encrypt => "encrypt",
+        Waiting::Sign => "sign",
+        _ => "verify",
+    }
+}
+
+fn bad_option(field: &str, message: &str) -> PayError {
+    PayError::field(Code::InvalidOptions, field, cat!(field, " ", message))
+}
+
+/// A hook that threw or rejected (with the value as the error's cause).
+fn hook_failed(name: &str, threw: bool) -> PayError {
+    let what = if threw { cat!("the ", name, " hook threw") } else { cat!("the ", name, " hook's promise rejected") };
+    PayError::field(Code::BridgeError, name, what)
+}
+
+/// A hook that did not answer within `ms`.
+fn hook_late(name: &str, ms: u32) -> PayError {
+    let mut m = cat!("the ", name, " hook did not answer within ");
+    push_u64(&mut m, ms as u64);
+    m.push_str(" ms (timeoutMs)");
+    PayError::field(Code::BridgeError, name, m)
+}
+
+/// `verify` answered something that is not a boolean (of type `ty`).
+fn not_flag(ty: &str) -> PayError {
+    bad_option("verify", &cat!("must return true or false (or a Promise of it), not ", ty))
+}
+
+fn no_fetch() -> PayError {
+    PayError::field(
+        Code::Transport,
+        "transport",
+        "this runtime has no fetch: pass transport: ({ method, url, headers, body }) => Promise<{ status, body }> \
+         to new AuthClient (a mini-program's request API wrapped in a function, for instance)",
+    )
+}
+
+impl<V> VerifyRun<V> {
+    /// Starts `call`: `timeout_ms` for each step, `custom` whether the
+    /// caller gave a `transport`, `has_verify` whether it gave `verify`.
+    pub fn start(call: Call, timeout_ms: u32, custom: bool, has_verify: bool, s: &impl Sender<V>, out: &mut impl Out<V>) -> VerifyRun<V> {
+        let mut run = VerifyRun {
+            call,
+            waiting: Waiting::Over,
+            token: 0,
+            timeout_ms,
+            custom,
+            has_verify,
+            to_encrypt: Vec::new(),
+            encrypted: Vec::new(),
+            last: None,
+        };
+        run.next(Event::Start, s, out);
+        run
+    }
+
+    /// Whether the run has ended.
+    pub fn over(&self) -> bool {
+        self.waiting == Waiting::Over
+    }
+
+    /// What the awaited answer is read as.
+    pub fn expects(&self) -> Expect {
+        match self.waiting {
+            Waiting::Verify => Expect::Flag,
+            Waiting::Send => Expect::Answer,
+            _ => Expect::Text,
+        }
+    }
+
+    /// Answers one input. Inputs after the end, and answers to an awaited
+    /// call the run no longer awaits, change nothing.
+    pub fn step_into(&mut self, input: Input<V>, s: &impl Sender<V>, out: &mut impl Out<V>) {
+        let awaiting = !matches!(self.waiting, Waiting::Sleep | Waiting::Over);
+        match input {
+            Input::Settled(t, got) if awaiting && t == self.token => {
+                if !matches!(self.waiting, Waiting::Send | Waiting::Encrypt) {
+                    out.push(Cmd::ClearTimer(Timer::Await));
+                }
+                self.settled(got, s, out)
+            }
+            Input::Rejected(t, v, threw) if awaiting && t == self.token => {
+                out.push(Cmd::ClearTimer(Timer::Await));
+                let what = match (self.waiting, self.custom, threw) {
+                    (Waiting::Send, true, true) => "the transport function threw",
+                    (Waiting::Send, true, false) => "the transport function's promise rejected",
+                    (Waiting::Send, false, true) => "fetch threw",
+                    (Waiting::Send, false, false) => "the request failed",
+                    (Waiting::Body(_), ..) => "the answer's body could not be read",
+                    (w, ..) => return self.fail(hook_failed(hook_name(w), threw), Some(v), out),
+                };
+                self.last = Some((cat!(what, &s.describe(&v)), Some(v)));
+                self.next(Event::NoAnswer, s, out)
+            }
+            Input::Timer(Timer::Await) if awaiting => {
+                if let Waiting::Send | Waiting::Body(_) = self.waiting {
+                    let mut m = String::from("no answer within ");
+                    push_u64(&mut m, self.timeout_ms as u64);
+                    m.push_str(" ms (timeoutMs)");
+                    self.last = Some((m, None));
+                    self.next(Event::NoAnswer, s, out)
+                } else {
+                    self.fail(hook_late(hook_name(self.waiting), self.timeout_ms), None, out)
+                }
+            }
+            Input::Timer(Timer::Sleep) if self.waiting == Waiting::Sleep => self.next(Event::Slept, s, out),
+            _ => {}
+        }
+    }
+
+    fn settled(&mut self, got: Got<V>, s: &impl Sender<V>, out: &mut impl Out<V>) {
+        let text = |name: &str, what: &str, got: Got<V>| match got {
+            Got::Text(Ok(t)) => Ok(t),
+            Got::Text(Err(ty)) => Err(bad_option(name, &cat!("must return ", what, " as a string (or a Promise of one), not ", &ty))),
+            _ => Err(bad_option(name, "answered what the client did not ask for")),
+        };
+        let event = match (self.waiting, got) {
+            (Waiting::Encrypt, got) => match text("encrypt", "the encrypted value", got) {
+                Ok(v) => {
+                    self.encrypted.push(v);
+                    if let Some(next) = self.to_encrypt.get(self.encrypted.len()).cloned() {
+                        return self.ask(Hook::Encrypt(Box::new(next)), out);
+                    }
+                    out.push(Cmd::ClearTimer(Timer::Await));
+                    Event::Encrypted(core::mem::take(&mut self.encrypted))
+                }
+                Err(e) => return self.fail(e, None, out),
+            },
+            (Waiting::Sign, got) => match text("sign", "the signature", got) {
+                Ok(v) => Event::Signed(v),
+                Err(e) => return self.fail(e, None, out),
+            },
+            (Waiting::Verify, Got::Flag(Ok(b))) => Event::Verified(b),
+            (Waiting::Verify, Got::Flag(Err(ty))) => return self.fail(not_flag(&ty), None, out),
+            (Waiting::Send, Got::Answer(Ok((status, body)))) => {
+                out.push(Cmd::ClearTimer(Timer::Await));
+                Event::Response { status, body }
+            }
+            // The body is read under the same deadline as the request.
+            (Waiting::Send, Got::Response(Ok(status), v)) => {
+                self.waiting = Waiting::Body(status);
+                self.token += 1;
+                return out.push(Cmd::Await(self.token, Hook::Body(v)));
+            }
+            (Waiting::Send, Got::Answer(Err(e)) | Got::Response(Err(e), _)) => return self.fail(e, None, out),
+            (Waiting::Body(status), Got::Text(body)) => Event::Response { status, body: body.unwrap_or_default() },
+            _ => return,
+        };
+        self.next(event, s, out)
+    }
+
+    /// Awaits `hook` under the run's time-out.
+    fn ask(&mut self, hook: Hook<V>, out: &mut impl Out<V>) {
+        self.token += 1;
+        out.push(Cmd::SetTimer(Timer::Await, self.timeout_ms));
+        out.push(Cmd::Await(self.token, hook));
+    }
+
+    /// Tells the call what happened, and does what it asks next.
+    fn next(&mut self, mut event: Event, s: &impl Sender<V>, out: &mut impl Out<V>) {
+        loop {
+            match self.call.next(event) {
+                Step::NeedEncrypt(fields) if !fields.is_empty() => {
+                    self.waiting = Waiting::Encrypt;
+                    self.encrypted.clear();
+                    let first = fields[0].clone();
+                    self.to_encrypt = fields;
+                    return self.ask(Hook::Encrypt(Box::new(first)), out);
+                }
+                Step::NeedEncrypt(_) => event = Event::Encrypted(Vec::new()),
+                Step::NeedSign(params) => {
+                    if !s.can_send() {
+                        return self.fail(no_fetch(), None, out);
+                    }
+                    self.waiting = Waiting::Sign;
+                    return self.ask(Hook::Sign(params), out);
+                }
+                Step::Send(request) => {
+                    self.waiting = Waiting::Send;
+                    return self.ask(Hook::Send(Box::new(request)), out);
+                }
+                Step::NeedVerify { data, signature } if self.has_verify => {
+                    self.waiting = Waiting::Verify;
+                    return self.ask(Hook::Verify(Box::new((data, signature))), out);
+                }
+                Step::NeedVerify { .. } => event = Event::Verified(false),
+                Step::Sleep(ms) => {
+                    self.waiting = Waiting::Sleep;
+                    return out.push(Cmd::SetTimer(Timer::Sleep, ms.min(MAX_TIMER_MS)));
+                }
+                Step::Done(Ok(outcome)) => {
+                    self.waiting = Waiting::Over;
+                    return out.push(Cmd::Resolve(outcome.to_json()));
+                }
+                Step::Done(Err(mut e)) => {
+                    // A call that ran out of tries says what the last one met.
+                    if let (Code::Transport, Some((m, cause))) = (e.code, self.last.take()) {
+                        e.message = cat!(&e.message, " (last: ", &m, ")");
+                        self.waiting = Waiting::Over;
+                        return out.push(match cause {
+                            Some(c) => Cmd::FailCaused(e, c),
+                            None => Cmd::Fail(e, None, None),
+                        });
+                    }
+                    return self.fail(e, None, out);
+                }
+            }
+        }
+    }
+
+    fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
+        self.waiting = Waiting::Over;
+        out.push(Cmd::Fail(e, cause, None));
+    }
+}
+
+/// `verifyNotification` with a `verify` hook: the hook asked over the
+/// notification's `signInput` and `sign`, under `timeout_ms`; the outcome
+/// when it answers true, `bad_signature` when false.
+pub struct NoticeRun {
+    notice: Option<Notification>,
+    timeout_ms: u32,
+}
+
+impl NoticeRun {
+    pub fn start<V>(n: Notification, timeout_ms: u32, out: &mut impl Out<V>) -> NoticeRun {
+        out.push(Cmd::SetTimer(Timer::Await, timeout_ms));
+        out.push(Cmd::Await(1, Hook::Verify(Box::new((n.sign_input.clone(), n.sign.clone())))));
+        NoticeRun { notice: Some(n), timeout_ms }
+    }
+
+    pub fn over(&self) -> bool {
+        self.notice.is_none()
+    }
+
+    pub fn step_into<V>(&mut self, input: Input<V>, out: &mut impl Out<V>) {
+        if self.notice.is_none() {
+            return;
+        }
+        let (e, cause) = match input {
+            Input::Settled(1, Got::Flag(Ok(ok))) => match self.notice.take().map(|n| n.accept(ok)) {
+                Some(Ok(o)) => return out.push(Cmd::Resolve(o.to_json())),
+                Some(Err(e)) => (e, None),
+                None => return,
+            },
+            Input::Settled(1, Got::Flag(Err(ty))) => (not_flag(&ty), None),
+            Input::Rejected(1, v, threw) => (hook_failed("verify", threw), Some(v)),
+            Input::Timer(Timer::Await) => (hook_late("verify", self.timeout_ms), None),
+            _ => return,
+        };
+        self.notice = None;
+        out.push(Cmd::Fail(e, cause, None));
+    }
+}

@@ -1,0 +1,228 @@
+//! The full module's runs besides the payment: bridge waits
+//! (`waitForBridge`), the card-network flow (`cardnetPay`), the
+//! authentication client's calls and `verifyNotification`. Each is a core
+//! state machine ([`crate::perform`]) performed by the one shim driver
+//! (`www/lib/perform.js`, `drive`), in the protocol of [`super::protocol`]:
+//! its start export answers `[run, ...commands]` (or throws the
+//! `PayError` of a bad argument), and `__flowStep(run, kind, value)` feeds
+//! what happened.
+//!
+//! What must stay true: every run is kept, with what it holds (the payment
+//! slot of `cardnetPay`), until the shim feeds `Release`, having performed
+//! its end; any number of runs may be going on at once; an input for a run
+//! that is not kept does nothing.
+
+use super::busy::InFlight;
+use super::convert::{define, to_js};
+use super::env;
+use super::env::Text;
+use super::local::{Local, RefCell};
+use super::protocol::{command, input_of, started, Encode, Page};
+use super::transport::Transport;
+use crate::perform::verify::Sender;
+use crate::perform::wire::{Feed, Op};
+use crate::perform::{BridgeWait, CardnetRun, Cmd, Expect, Got, Hook, Input, NoticeRun, Out, VerifyRun};
+use crate::prelude::*;
+use crate::verify::Config;
+use alloc::rc::Rc;
+use core::cell::Cell;
+use js_sys::{Array, Function, Object};
+use wasm_bindgen::prelude::*;
+
+/// A run of the full module, with what its commands are written from.
+pub enum Flow {
+    Wait(BridgeWait),
+    /// The run, the options `cardnetPay` was given, the payment slot.
+    Cardnet(Box<CardnetRun<JsValue>>, JsValue, InFlight),
+    /// The run and its client.
+    Verify(Box<VerifyRun<JsValue>>, Rc<Client>),
+    /// The run and its `verify` hook.
+    Notice(NoticeRun, Function),
+}
+
+static RUNS: Local<RefCell<Vec<(u32, Flow)>>> = Local::new(RefCell::new(Vec::new()));
+static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
+
+/// Starts a run: `start` writes its first commands, its awaited calls
+/// made of `hooks`; the answer is `[run, ...commands]`.
+pub fn begin(hooks: Hooks, start: impl FnOnce(&mut Writer) -> Flow) -> Array {
+    let (id, out) = started(&NEXT);
+    let flow = start(&mut Writer { out: &out, hooks });
+    keep(id, flow, &out);
+    out
+}
+
+/// `__flowStep(run, kind, value) -> commands`: what happened to a run of
+/// [`begin`] (`kind` a [`Feed`]); `Release` once the shim has performed
+/// its end.
+#[wasm_bindgen(js_name = __flowStep, skip_typescript)]
+pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
+    let out = Array::new();
+    // Taken out while the core steps: a value the shim hands on may call
+    // back into this module, which then finds no run to feed.
+    let taken = RUNS.with(|r| {
+        let mut r = r.borrow_mut();
+        let i = r.iter().position(|(rid, _)| *rid == id)?;
+        Some(r.swap_remove(i).1)
+    });
+    let Some(mut flow) = taken.filter(|_| kind != Feed::Release as u32) else { return out };
+    let none = JsValue::UNDEFINED;
+    match &mut flow {
+        Flow::Wait(w) => {
+            if let Some(input) = input_of(kind, v, false) {
+                w.step_into(input, &Page(&none), &mut Encode(&out, &none, &none));
+            }
+        }
+        Flow::Cardnet(run, options, _) => {
+            if let Some(input) = flow_input(kind, v, Expect::Payment, &|v| Got::Payment(Box::new(super::exports::payment_from(&v)), v)) {
+                run.step_into(input, &Page(options), &mut Writer { out: &out, hooks: Hooks::Order(options) });
+            }
+        }
+        Flow::Verify(run, inner) => {
+            let expect = run.expects();
+            if let Some(input) = flow_input(kind, v, expect, &|v| inner.transport.got(v)) {
+                run.step_into(input, &**inner, &mut Writer { out: &out, hooks: Hooks::Client(inner) });
+            }
+        }
+        Flow::Notice(run, f) => {
+            if let Some(input) = flow_input(kind, v, Expect::Flag, &|v| Got::Text(Err(type_name(&v)))) {
+                run.step_into(input, &mut Writer { out: &out, hooks: Hooks::Verify(f) });
+            }
+        }
+    }
+    keep(id, flow, &out);
+    out
+}
+
+/// Keeps the run until the shim has performed its end; a wait that found
+/// its bridge ends with `[Resolve, bridge]`, written here after the step's
+/// commands.
+fn keep(id: u32, mut flow: Flow, out: &Array) {
+    if let Flow::Wait(w) = &mut flow {
+        if let Some(bridge) = w.found() {
+            out.push(&Array::of2(&JsValue::from_f64(Op::Resolve as u8 as f64), &env::global_get(bridge)));
+        }
+    }
+    RUNS.with(|r| r.borrow_mut().push((id, flow)));
+}
+
+/// An input of a run that awaits calls: `Settled` read as `expect` says
+/// (`answer` reads what a request answered), `Rejected` with its token and
+/// whether the call threw; any other kind as a payment's.
+fn flow_input(kind: u32, v: JsValue, expect: Expect, answer: &dyn Fn(JsValue) -> Got<JsValue>) -> Option<Input<JsValue>> {
+    let token = env::num(&env::get(&v, "0")) as u32;
+    let x = env::get(&v, "1");
+    Some(match Feed::of(kind)? {
+        Feed::Settled => Input::Settled(
+            token,
+            match expect {
+                Expect::Text => Got::Text(x.text().ok_or_else(|| type_name(&x))),
+                Expect::Flag => Got::Flag(x.as_bool().ok_or_else(|| type_name(&x))),
+                Expect::Payment | Expect::Answer => answer(x),
+            },
+        ),
+        Feed::Rejected => Input::Rejected(token, x, env::get(&v, "2").is_truthy()),
+        _ => return input_of(kind, v, false),
+    })
+}
+
+/// A value's type, for messages: `typeof`, or `null`.
+pub fn type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        return "null".into();
+    }
+    v.js_typeof().text().unwrap_or_default()
+}
+
+/// An authentication client's options, read once by its constructor
+/// (`web/auth.rs`): what its runs' awaited calls are made of.
+pub struct Client {
+    pub config: Config,
+    pub sign: Function,
+    pub verify: Option<Function>,
+    pub encrypt: Option<Function>,
+    pub transport: Transport,
+}
+
+/// `params` as a plain object of strings, each an own data property
+/// ([`define`]: a field named `__proto__` stays a field).
+pub fn params_object(params: &[(String, String)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in params {
+        define(&o, k, &JsValue::from_str(v));
+    }
+    o.into()
+}
+
+impl Sender<JsValue> for Client {
+    fn can_send(&self) -> bool {
+        self.transport.available()
+    }
+    fn describe(&self, v: &JsValue) -> String {
+        super::transport::describe(v)
+    }
+}
+
+/// What an awaited call is made of, by run.
+pub enum Hooks<'a> {
+    None,
+    /// `cardnetPay`'s options (`order`).
+    Order(&'a JsValue),
+    /// The client's hooks and transport.
+    Client(&'a Client),
+    /// `verifyNotification`'s `verify`.
+    Verify(&'a Function),
+}
+
+/// Writes a run's commands for the shim: an awaited call as its run makes
+/// it, every other command as a payment's.
+pub struct Writer<'a> {
+    pub out: &'a Array,
+    pub hooks: Hooks<'a>,
+}
+
+impl Out<JsValue> for Writer<'_> {
+    fn push(&mut self, c: Cmd<JsValue>) {
+        let s = |x: &str| JsValue::from_str(x);
+        let u = JsValue::UNDEFINED;
+        let options = if let Hooks::Order(o) = self.hooks { o.clone() } else { u.clone() };
+        let Cmd::Await(token, hook) = c else {
+            self.out.push(&command(&c, &u, &options));
+            return;
+        };
+        let fun = |f: Option<&Function>| f.map_or(JsValue::UNDEFINED, |f| f.into());
+        let (f, x, y) = match (&self.hooks, hook) {
+            (_, Hook::Order(o)) => (env::get(&options, "order"), s(&o.user_auth_code), to_js(&o.to_json())),
+            (Hooks::Client(c), Hook::Encrypt(p)) => (fun(c.encrypt.as_ref()), s(&p.0), s(&p.1)),
+            (Hooks::Client(c), Hook::Sign(params)) => (c.sign.clone().into(), params_object(&params), u),
+            (Hooks::Client(c), Hook::Verify(p)) => (fun(c.verify.as_ref()), s(&p.0), s(&p.1)),
+            (Hooks::Verify(f), Hook::Verify(p)) => ((*f).clone().into(), s(&p.0), s(&p.1)),
+            (Hooks::Client(c), Hook::Send(req)) => c.transport.call(&req),
+            (_, Hook::Body(r)) => (super::transport::body_call(&r), u.clone(), u),
+            _ => (u.clone(), u.clone(), u),
+        };
+        let n = JsValue::from_f64(token as f64);
+        self.out.push(&Array::of5(&JsValue::from_f64(Op::Await as u8 as f64), &f, &x, &y, &n));
+    }
+}
+
+/// What the full module's runs hold: `(listeners, waiters, runs)`: the
+/// waits' ready-event listeners (one an event, however many wait on it)
+/// and waits, and the other runs going on (none between calls).
+pub fn counts() -> (usize, usize, usize) {
+    RUNS.with(|r| {
+        let r = r.borrow();
+        let mut events: Vec<&str> = r
+            .iter()
+            .filter_map(|(_, f)| match f {
+                Flow::Wait(w) => w.waiting(),
+                _ => None,
+            })
+            .collect();
+        let waiters = events.len();
+        let others = r.iter().filter(|(_, f)| !matches!(f, Flow::Wait(_))).count();
+        events.sort_unstable();
+        events.dedup();
+        (events.len(), waiters, others)
+    })
+}

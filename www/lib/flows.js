@@ -1,0 +1,55 @@
+// The full module's own runs, driven by the one driver (perform.js, `drive`)
+// as payments are: `cardnetPay`, the authentication client's calls and
+// `verifyNotification`. The module decides (src/perform: CardnetRun,
+// VerifyRun, NoticeRun; src/web/runs.rs); this file only names the runs'
+// start exports and their one step export, `__flowStep`.
+
+import { drive } from "./perform.js";
+
+/**
+ * The full module's bindings `bg`, with its runs as the package exports
+ * them: `cardnetPay`, `AuthClient` (each method a run) and
+ * `verifyNotification`, which answer promises and never throw. Every other
+ * binding is `bg`'s own.
+ */
+export function withRuns(bg) {
+  const run = (start, onEvent) => drive(start, (id, kind, v) => bg.__flowStep(id, kind, v), onEvent);
+  // The bindings' class, which checks the options and starts the runs.
+  const Client = bg.AuthClient;
+  const client = new WeakMap();
+  const method = (name) =>
+    function (...args) {
+      return run(() => {
+        const c = client.get(this);
+        if (!c) throw new TypeError(`AuthClient.prototype.${name} called on something that is not an AuthClient`);
+        return c[name](...args);
+      });
+    };
+  /** `new AuthClient(options)`: the authentication client (index.d.ts). */
+  class AuthClient {
+    constructor(options) {
+      client.set(this, new Client(options));
+    }
+    /** Releases the client's wasm memory at once (calls already started go on). */
+    free() {
+      client.get(this)?.free();
+      client.delete(this);
+    }
+  }
+  for (const name of ["cardCheck", "nameCheck", "checkResult", "awaitResult"]) {
+    Object.defineProperty(AuthClient.prototype, name, { value: method(name), writable: true, configurable: true });
+  }
+  return Object.assign(Object.create(bg), {
+    AuthClient,
+    cardnetPay(callback, options) {
+      let onEvent;
+      try {
+        onEvent = options?.onEvent;
+      } catch {
+        // a throwing getter: no events
+      }
+      return run(() => bg.__cardnetStart(callback, options), onEvent);
+    },
+    verifyNotification: (body, verify) => run(() => bg.__noticeStart(body, verify)),
+  });
+}
