@@ -6,7 +6,8 @@
 //! [`parse`] (`parse.rs`); with the `serde` feature any serde format can
 //! produce one (`serde_impl.rs`). [`Json::to_text`] writes it (`write.rs`).
 //! Keeping this type in the core rather than serde-derived structs is what
-//! keeps the wasm build small (see the README's size section).
+//! keeps the wasm build small (tests/bench/README.md, "The hand-made
+//! pieces").
 
 use crate::error::{Code, PayError};
 use crate::prelude::*;
