@@ -90,10 +90,9 @@ impl Json {
         }
     }
 
-    /// Builds an object from pairs: for tests and host code. The module's
-    /// own objects are built member by member ([`Json::put`], `json_obj!`):
-    /// a `vec!` of pairs turned into members cost the payment module 0.3 KB
-    /// gzipped more.
+    /// Builds an object from pairs: for tests and host code only. The
+    /// module's own objects are built member by member ([`Json::put`],
+    /// `json_obj!`, which says why).
     pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
         let mut m = Vec::with_capacity(pairs.len());
         for (k, v) in pairs {
