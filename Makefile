@@ -18,16 +18,17 @@ CARGO_HOME_DIR := $(or $(CARGO_HOME),$(HOME)/.cargo)
 REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust=/rustc \
   $(foreach d,$(wildcard $(CARGO_HOME_DIR)/registry/src/*),--remap-path-prefix=$(d)=/crates)
 # The wasm builds compile core and alloc from the toolchain's rust-src
-# (.ci/setup adds it) with panics that abort at once: no panic messages,
-# locations or formatting code in the .wasm (2.0 KB less gzipped on the
-# payment module; README, "Size and speed"). What still takes a caller's
-# location (wasm-bindgen's unwrap_throw, a bounds check the optimizer
-# keeps) gets none either: no source path or line in the published files
-# (0.04 to 0.1 KB). The MIR inliner's two options are the same kind
-# (INLINE, below, says what they buy). These are unstable options of the
-# stable toolchain rustup runs (no version is pinned: no rust-toolchain
-# file), enabled by RUSTC_BOOTSTRAP for these builds only; the host builds
-# and tests use the standard toolchain as it is.
+# (.ci/setup adds it) with panics that abort at once, which leaves no
+# panic messages, locations or formatting code in the .wasm: 2.0 KB less
+# gzipped on the payment module (tests/bench/README.md). What still takes
+# a caller's location (wasm-bindgen's unwrap_throw, a bounds check the
+# optimizer keeps) gets none either: no source path or line in the
+# published files (0.04 to 0.1 KB less). The MIR inliner's two options
+# are the same kind (INLINE, below, says what they buy). These are
+# unstable options of the stable toolchain rustup runs (no version is
+# pinned: no rust-toolchain file), enabled by RUSTC_BOOTSTRAP for these
+# builds only; the host builds and tests use the standard toolchain as it
+# is.
 BUILD_STD := RUSTC_BOOTSTRAP=1
 STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none \
   -Zinline-mir=yes -Zcross-crate-inline-threshold=always
@@ -43,14 +44,14 @@ WASM_PROFILE := wasm
 # at opt-level 2 and 3, off at "z" unless asked for), and with
 # -Zcross-crate-inline-threshold=always it may inline any function of
 # another crate (core, alloc, wasm-bindgen), not only the small ones and
-# those marked #[inline] (both in STD_FLAGS). On the payment module (gzip
-# -9 of the .wasm, tests/bench/README.md): LLVM 38 alone 21.0 KB; with
-# the MIR inliner and LLVM 30, 20.4 KB; with any function of another
-# crate too and LLVM 28, 19.2 KB. 26 to 30 give the same module; 32 and
-# more grow it by 0.9 KB, 20 by 0.1 KB. The full module keeps LLVM 9 (5:
-# +0.3 KB, 15: +0.03 KB, 28: +0.8 KB) and is built in a profile of its
-# own (Cargo.toml, profile wasm-full) so that no build undoes another's
-# standard library.
+# those marked #[inline] (both in STD_FLAGS). The payment, mini-program
+# and wasm2js builds take both MIR options and LLVM 28, the smallest
+# payment module measured (gzip -9 of the .wasm: 1.8 KB under LLVM's best
+# threshold alone; 26 to 30 give the same module, 32 and more 0.9 KB
+# more, 20 0.1 KB more; tests/bench/README.md). The full module keeps
+# LLVM 9, its smallest (5: +0.3 KB, 15: +0.03 KB, 28: +0.8 KB), and is
+# built in a profile of its own (Cargo.toml, profile wasm-full) so that
+# no build undoes another's standard library.
 INLINE :=
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
@@ -141,7 +142,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm pkg/
 	# The full module's glue, minified as it is (its exports keep their
-	# names): 7.0 to 3.1 KB gzipped. Node's entry imports it; a browser
+	# names; TERSER says what it saves). Node's entry imports it; a browser
 	# fetches it bundled into full.js, with what loads the module (below).
 	$(TERSER) --module $(SHORT)/paybridge_full_bg.js --output pkg/paybridge_full_bg.js
 	cp www/lib/node.js www/lib/flows.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js www/lib/index.d.ts \
@@ -152,8 +153,8 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --define:PAYBRIDGE_BROWSER=true --external:./full.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
-	# terser's compression after esbuild's minifying (TERSER): 0.19 KB less
-	# gzipped on the entry, what a page fetches before paying.
+	# terser's compression after esbuild's minifying (TERSER) on the entry,
+	# what a page fetches before paying.
 	$(TERSER) --module $(STAGE)/browser.js --output pkg/index.js
 	# What the entry imports when it first needs the full module (ready()):
 	# the module's glue and its loading, one file.
@@ -205,20 +206,19 @@ $(BG)/paybridge_mini_bg.js $(BG)/paybridge_mini_bg.wasm &: $(BG)/mini.wasm
 $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 	wasm-bindgen --target bundler --no-typescript --out-dir $(BG) --out-name paybridge_full $<
 
-# A function with one caller is inlined into it only when small
-# (wasm-opt inlines every such function by default): the pay future and
-# the exports' large bodies stay apart from the code they call, which
-# gives 0.4 KB less gzipped on the payment module, 1.4 KB on the
-# mini-program module, 2.8 KB on the full module and 2.6 KB on the wasm2js
-# translation (README, "Size and speed").
+# A function with one caller is inlined into it only when small, not
+# always as wasm-opt does by default, because large bodies kept apart from
+# the code they call give 0.4 KB less gzipped on the payment module,
+# 1.4 KB on the mini-program module, 2.8 KB on the full module and 2.6 KB
+# on the wasm2js translation (tests/bench/README.md).
 ONE_CALLER := --one-caller-inline-max-function-size 30
 # Merging functions that differ only in constants, then flattening and
 # re-building the control flow before two -Oz rounds, gives 0.2-0.4 KB less
-# gzipped than -Oz alone on these modules (README, "Size and speed").
+# gzipped than -Oz alone on these modules (tests/bench/README.md).
 WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz $(ONE_CALLER)
-# The payment module, what a page downloads before paying, also runs the
-# passes until nothing changes: 0.3 KB less there (0.1 KB on the larger
-# modules, for four times the build time).
+# Only the payment module, what a page downloads before paying, runs the
+# passes until nothing changes: 0.3 KB less there, and only 0.1 KB on the
+# larger modules, for four times the build time.
 $(BG)/paybridge_bg.opt.wasm: WASM_OPT_PASSES += --converge
 
 # Kept between runs (make would delete them as intermediates and run

@@ -42,11 +42,11 @@
 //! (`pay_info`, `expend.pay_url`); the authorization builders
 //! (`authorize::build`) check the redirect address and the finished
 //! address, that one within `allowedHosts` when given; profile addresses
-//! and schemes are checked when merged (`profile.rs`: schemes that load or
+//! and schemes are checked when merged (`profile/check.rs`: schemes that load or
 //! run content are refused). The scheme URL
 //! percent-encodes everything but unreserved characters (`action::COMPONENT`),
 //! so `qrcode` decodes back to `pay_info` byte for byte and adds nothing. Tests:
-//! the unit tests of `safe_url.rs`; 119 URL cases in
+//! the unit tests of `safe_url/`; 119 URL cases in
 //! `tests/vectors/hostile-url.json` through planning, `pay()` and all three
 //! builders (`tests/hostile_vectors.rs`, `tests/node/hostile.test.mjs`,
 //! `tests/browser/hostile.test.mjs`, which also asserts that the page never
@@ -111,7 +111,7 @@
 //! hook, an answer whose signature does not verify is `bad_signature`, and an
 //! unsigned one is accepted only when it reports a failed call. A request that
 //! got no answer is never sent again: its result is asked with `checkresult`
-//! by `order_id` (`verify/client.rs`). Tests: `tests/verify_vectors.rs`, 34
+//! by `order_id` (`verify/client/`). Tests: `tests/verify_vectors.rs`, 34
 //! envelope cases, the `envelope` and `json` fuzz targets.
 //!
 //! **The authentication client fails closed.** A client whose `baseUrl` is

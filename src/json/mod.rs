@@ -6,7 +6,8 @@
 //! [`parse`] (`parse.rs`); with the `serde` feature any serde format can
 //! produce one (`serde_impl.rs`). [`Json::to_text`] writes it (`write.rs`).
 //! Keeping this type in the core rather than serde-derived structs is what
-//! keeps the wasm build small (see the README's size section).
+//! keeps the wasm build small (tests/bench/README.md, "The hand-made
+//! pieces").
 
 use crate::error::{Code, PayError};
 use crate::prelude::*;
@@ -89,10 +90,9 @@ impl Json {
         }
     }
 
-    /// Builds an object from pairs: for tests and host code. The module's
-    /// own objects are built member by member ([`Json::put`], `json_obj!`):
-    /// a `vec!` of pairs turned into members cost the payment module 0.3 KB
-    /// gzipped more.
+    /// Builds an object from pairs: for tests and host code only. The
+    /// module's own objects are built member by member ([`Json::put`],
+    /// `json_obj!`, which says why).
     pub fn obj(pairs: Vec<(&str, Json)>) -> Json {
         let mut m = Vec::with_capacity(pairs.len());
         for (k, v) in pairs {

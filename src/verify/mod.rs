@@ -8,7 +8,7 @@
 //!        -> [edge: sign hook, transport]
 //!        -> decode (envelope.rs) -> [edge: verify hook] -> state (codes.rs)
 //!        -> Outcome (outcome.rs, score.rs)
-//! lost answer / 90105 / pending -> the recovery rules of client.rs decide
+//! lost answer / 90105 / pending -> the recovery rules of client/ decide
 //! the next request (schedule.rs: how long to wait)
 //! notification -> notify.rs (form.rs decoding) -> Outcome; dedupe.rs
 //! ```

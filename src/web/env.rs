@@ -21,8 +21,7 @@ extern "C" {
 // `is_object` take an import and a crossing each; the walk of an input
 // asks it of every value, web/convert.rs), the number a value holds, and
 // a member read or written by name. Written into the glue by
-// www/build/short-names.mjs (0.4 KB less on the browser entry with the
-// walk's `len` and `wellFormed`; tests/bench/README.md).
+// www/build/short-names.mjs.
 #[wasm_bindgen(
     inline_js = "export function kind(v){var t=typeof v;return v===void 0?0:v===null?1:t=='boolean'?2+v:t=='number'?4:t=='string'?5:t=='function'?6:t=='symbol'?7:t=='object'?8:9}\nexport function num(v){return+v}\nexport function getKey(o,k){try{return o[k]}catch(e){}}\nexport function setKey(o,k,v){try{o[k]=v}catch(e){}}\nexport function len(v){return v.length}\nconst E=new TextEncoder;\nexport function textInto(s,a){return E.encodeInto(s,a).written}"
 )]

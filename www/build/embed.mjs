@@ -2,9 +2,9 @@
 // page reaches the wallet call after one request instead of two in a row
 // (`make pkg`). The bytes are compressed to a raw deflate stream by zopfli
 // (the best deflate encoder there is; about 6% smaller than zlib's level 9
-// here) and written as one base64 string. Served gzipped, the string costs
-// about 0.1 KB more than the stream it encodes: 2.0 KB less than the
-// `.wasm` as Latin-1 characters, the encoding before (tests/bench/README.md).
+// here) and written as one base64 string, because served gzipped it costs
+// about 0.1 KB more than the stream it encodes and 2.0 KB less than the
+// `.wasm` written as Latin-1 characters (tests/bench/README.md).
 // The entry decodes the string with the platform's base64 codec and
 // inflates it with `DecompressionStream("deflate-raw")`, or with fflate
 // (`inflate.js`, fetched only then) in a runtime that has none.

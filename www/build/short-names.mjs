@@ -3,9 +3,10 @@
 // every export whose name carries a hash (the closure entry points) becomes
 // `$0`, `$1`, ... in both files, the module they come from `bg`. The names
 // are private to the pair, so the pair behaves the same; the hashes, which
-// gzip cannot shrink, leave the browser's download (`make pkg`). The module's data segments also become
-// one: wasm-opt splits them where zeros run, which saves bytes before gzip
-// but costs after it (0.06 to 0.14 KB gzipped on the three modules).
+// gzip cannot shrink, leave the browser's download (`make pkg`). The
+// module's data segments also become one, because wasm-opt's split where
+// zeros run saves bytes before gzip but costs 0.06 to 0.14 KB after it on
+// the three modules.
 //
 //   node www/build/short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings]
 
@@ -67,7 +68,8 @@ function imports(body) {
 // `__wbindgen_export4`, ...) get names of their own, `_0`, `_1`, ...: the
 // glue's own functions keep theirs (the shim calls those), and only the
 // glue reads the module's exports (the memory keeps its name, which the
-// entry reads for the leak tests). 0.05 KB less on the browser entry.
+// entry reads for the leak tests): 0.05 KB less gzipped on the browser
+// entry than the exports' own names.
 const exportRenames = new Map();
 /** The glue's reads of the export `field`: `wasm.field`, a whole name. */
 const member = (field, flags) => new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}(?![\\w$])`, flags);
@@ -115,7 +117,8 @@ function oneSegment(body) {
   const from = Math.min(...segments.map((g) => g.offset));
   const size = Math.max(...segments.map((g) => g.offset + g.bytes.length)) - from;
   // Zeros compress to nearly nothing, but a mini-program package counts
-  // its files unzipped: no more than 4 KB of them (712 bytes here).
+  // its files unzipped: no more than 4 KB of them, or the segments stay
+  // apart.
   if (size - segments.reduce((n, g) => n + g.bytes.length, 0) > 4096) return null;
   const span = Buffer.alloc(size);
   // In their order: where two overlap the later one is what memory holds.

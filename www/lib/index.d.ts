@@ -1,5 +1,5 @@
 // Types of the paybridge package. Hand-written next to the Rust that
-// produces these shapes (src/action.rs, src/outcome.rs, src/profile.rs, ...).
+// produces these shapes (src/action.rs, src/outcome.rs, src/profile/, ...).
 
 export type ErrorCode =
   | "not_ready"
