@@ -133,10 +133,11 @@
 //! (`web/pay.rs` `claim`, `www/lib/index.js`), so an `onEvent` handler or a
 //! double tap cannot slip past it; the flag lives in the entry's shared state
 //! (`www/lib/shared.js`), so the page's payment and full modules see each
-//! other's payment. A wallet callback counts once (`fill`), a callback after
-//! the end, or a hook's promise settling after its time-out, is a no-op (each
-//! is a bound function of one closure that lives with the module, looked up
-//! by id: `web/dom.rs` `Callback`; nothing is kept after a payment), a bridge
+//! other's payment. A wallet callback counts once (`Run::takes_answer`), a
+//! callback after the end is a no-op (the driver feeds nothing once a run has
+//! ended, and the module keeps no run after `Release`), a hook's promise
+//! settling after its time-out is a no-op (it carries the token of its
+//! `Await` command, which the run no longer awaits: `perform/io.rs`), a bridge
 //! that calls back and then throws has still answered, an answer too big or
 //! cyclic to read whole keeps its code, a page that comes back from the wallet
 //! without a callback is `pending` after a grace period rather than a hang.
