@@ -7,6 +7,12 @@ import { readFileSync } from "node:fs";
 
 const source = readFileSync(new URL("../../www/lib/api.js", import.meta.url), "utf8");
 
+test("api.js: the guarded classes are bound in the order of their names", () => {
+  const m = source.match(/export const \[([^\]]*)\] = "([^"]*)"\.split\(","\)\.map\(guardClass\);/);
+  assert.ok(m, "api.js binds its guarded classes in the form this test reads");
+  assert.deepEqual(m[1].split(",").map((s) => s.trim()), m[2].split(","));
+});
+
 test("api.js: the bound names and the string of names are one list, in alphabetical order", () => {
   const m = source.match(/export const \[([^\]]*)\] = \(([^)]*)\)\.split\(","\)\.map\(guard\);/);
   assert.ok(m, "api.js binds its guarded functions in the form this test reads");
@@ -20,7 +26,7 @@ test("api.js: the bound names and the string of names are one list, in alphabeti
 test("api.js: each guarded export calls the full module's function of its own name", async () => {
   const api = await import("paybridge");
   const { modules } = await import("../../pkg/shared.js");
-  const m = source.match(/export const \[([^\]]*)\]/);
+  const m = source.match(/export const \[([^\]]*)\] = \(([^)]*)\)\.split\(","\)\.map\(guard\);/);
   const bound = m[1].split(",").map((s) => s.trim()).filter(Boolean);
   const real = modules.full.bg;
   try {

@@ -7,8 +7,7 @@ import { guard, guardClass, loaded } from "./shared.js";
 export { PayError } from "./shared.js";
 
 export const waitForBridge = (name, readyEvent, options) => waitFor(loaded("waitForBridge").bg, name, readyEvent, options);
-export const AuthClient = guardClass("AuthClient");
-export const NotificationLog = guardClass("NotificationLog");
+export const [AuthClient, NotificationLog] = "AuthClient,NotificationLog".split(",").map(guardClass);
 
 // The guarded functions: the names bound and the names in the string are
 // the same list in the same (alphabetical) order, which the export clause
