@@ -151,11 +151,15 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# a page reaches the .wasm after one module fetch, not four; the full
 	# module's glue stays separate and is imported only by ready().
 	mkdir -p $(STAGE)/browser && cp www/lib/index.js www/lib/embedded.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js $(SHORT)/paybridge_bg.js $(STAGE)/browser/
-	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
+	# esbuild keeps the identifiers; terser mangles all but the names the
+	# entry exports as themselves (www/build/export-names.mjs), so each
+	# export's name is written where it is defined and in the export clause,
+	# with no short local name beside it.
+	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify-whitespace --minify-syntax --log-level=warning \
 	  --define:PAYBRIDGE_BROWSER=true --external:./full.js --external:./inflate.js $(STAGE)/browser/index.js --outfile=$(STAGE)/browser.js
-	# terser's compression after esbuild's minifying (TERSER) on the entry,
-	# what a page fetches before paying.
-	$(TERSER) --module $(STAGE)/browser.js --output pkg/index.js
+	# terser's compression after esbuild (TERSER's, with the exported
+	# names kept) on the entry, what a page fetches before paying.
+	$(BIN)/terser --compress passes=2 --mangle "reserved=[$$(node www/build/export-names.mjs $(STAGE)/browser.js)]" --module $(STAGE)/browser.js --output pkg/index.js
 	# What the entry imports when it first needs the full module (ready()):
 	# the module's glue and its loading, one file.
 	mkdir -p $(STAGE)/full && cp www/lib/full.js www/lib/flows.js www/lib/perform.js www/lib/protocol.js $(SHORT)/paybridge_full_bg.js $(STAGE)/full/

@@ -1,8 +1,9 @@
 //! Platform objects reached through `globalThis`: the document, location,
 //! clock, user agent and crypto source. Nothing here names `window`.
 
-use super::local::{Local, RefCell};
+use super::local::Local;
 use crate::prelude::*;
+use core::cell::OnceCell;
 use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -105,12 +106,13 @@ extern "C" {
 }
 
 /// `globalThis` as the entry gave it when it linked the module.
-static GLOBAL_THIS: Local<RefCell<Option<JsValue>>> = Local::new(RefCell::new(None));
+static GLOBAL_THIS: Local<OnceCell<JsValue>> = Local::new(OnceCell::new());
 
-/// Keeps the entry's `globalThis` (`__setErrorClass`) for [`global`].
+/// Keeps the entry's `globalThis` (`__setErrorClass`) for [`global`]; the
+/// first one given stays.
 pub fn set_global(global: JsValue) {
     if kind(&global) == kind::OBJECT {
-        GLOBAL_THIS.with(|g| *g.borrow_mut() = Some(global));
+        GLOBAL_THIS.with(|g| drop(g.set(global)));
     }
 }
 
@@ -121,7 +123,7 @@ pub fn set_global(global: JsValue) {
 /// A module used without an entry reaches no platform object, except the
 /// full module, whose wasm tests run it so.
 pub fn global() -> Object {
-    match GLOBAL_THIS.with(|g| g.borrow().clone()) {
+    match GLOBAL_THIS.with(|g| g.get().cloned()) {
         Some(g) => g.unchecked_into(),
         #[cfg(feature = "web-extra")]
         None => GLOBAL.with(Object::clone),

@@ -10,25 +10,27 @@
 
 use super::env::Text;
 use super::local::Local;
-use super::local::RefCell;
 use crate::error::{Code, PayError};
 use crate::prelude::*;
+use core::cell::OnceCell;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
-static CLASS: Local<RefCell<Option<Function>>> = Local::new(RefCell::new(None));
+static CLASS: Local<OnceCell<Function>> = Local::new(OnceCell::new());
 /// The entry's state shared by every module it links (see [`shared`]).
-static SHARED: Local<RefCell<Option<JsValue>>> = Local::new(RefCell::new(None));
+static SHARED: Local<OnceCell<JsValue>> = Local::new(OnceCell::new());
 
 /// Registers the JavaScript `PayError` class, the entry's shared state (an
 /// object that every module linked by the same entry is given) and
-/// `globalThis` ([`super::env::global`]).
+/// `globalThis` ([`super::env::global`]). An entry links each module
+/// instance once (`link` in www/lib/shared.js); should it be called again,
+/// the first registration stays.
 #[wasm_bindgen(js_name = __setErrorClass)]
 pub fn set_error_class(class: Function, shared: JsValue, global: JsValue) {
-    CLASS.with(|c| *c.borrow_mut() = Some(class));
+    CLASS.with(|c| drop(c.set(class)));
     super::env::set_global(global);
     if super::env::kind(&shared) == super::env::kind::OBJECT {
-        SHARED.with(|s| *s.borrow_mut() = Some(shared));
+        SHARED.with(|s| drop(s.set(shared)));
     }
 }
 
@@ -37,7 +39,7 @@ pub fn set_error_class(class: Function, shared: JsValue, global: JsValue) {
 /// flag lives here so that each sees the other's payment). None for raw
 /// use of the wasm.
 pub fn shared() -> Option<JsValue> {
-    SHARED.with(|s| s.borrow().clone())
+    SHARED.with(|s| s.get().cloned())
 }
 
 /// Whether this build makes errors with `details` or a `respCode`: only the
@@ -70,7 +72,7 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     let msg = JsValue::from_str(&e.message);
     let code = JsValue::from_str(e.code.as_str());
     let built = CLASS.with(|c| {
-        c.borrow().as_ref().and_then(|class| {
+        c.get().and_then(|class| {
             let args = Array::of5(&msg, &code, &field, &details, cause);
             Reflect::construct(class, &args).ok()
         })
