@@ -9,10 +9,11 @@
 //! (`www/lib/perform.js`) performs them; the wasm edge (`web/pay.rs`) is
 //! the translation between the two. Host tests drive it with a fake world.
 //!
-//! Protocol: a command that can fail or answer later (`Navigate`, `Call`,
-//! `Confirm`) is the last of its batch, and its outcome comes back as the
-//! next input (`Returned` or `Threw`; a call's callbacks may come before
-//! that, while the call runs). `Done` and `Fail` end the run: the shim then
+//! Protocol: a command that can fail or answer later (`Navigate`,
+//! `CallBridge`, `CallApi`, `Await`) is the last of its batch, and its
+//! outcome comes back as the next input: `Returned` or `Threw` (a call's
+//! callbacks may come before that, while the call runs), and for `Await`
+//! `Settled` or `Rejected` with the command's token. `Done` and `Fail` end the run: the shim then
 //! drops every listener and timer the run still holds, and later inputs of
 //! that run are ignored. `HandOff` ends it too, the payment going on in
 //! another module's run ([`Run::confirming`]).

@@ -8,10 +8,12 @@
 //!
 //! What must stay true: a hook that throws, rejects, answers the wrong type
 //! or does not answer in time fails the call naming the hook; a request
-//! that fails in any of those ways is "no answer", for the [`Call`] to
-//! decide on, and the call's last transport error says what the last try
-//! met; an answer that settles after its time-out (its token is no longer
-//! the one awaited) changes nothing.
+//! that throws, rejects or does not answer in time is "no answer", for the
+//! [`Call`] to decide on, and the call's last transport error says what
+//! the last try met; a request answered with something that is no answer
+//! (a `transport`'s value that is not `{ status, body }`, a `fetch` value
+//! with no `text()`) fails the call; an answer that settles after its
+//! time-out (its token is no longer the one awaited) changes nothing.
 
 use super::io::{Expect, Got, Hook};
 use super::{Cmd, Input, Out, Timer};
@@ -124,6 +126,11 @@ impl<V> VerifyRun<V> {
     /// Whether the run has ended.
     pub fn over(&self) -> bool {
         self.waiting == Waiting::Over
+    }
+
+    /// Whether the run awaits a request (sent, or its body being read).
+    pub fn sending(&self) -> bool {
+        matches!(self.waiting, Waiting::Send | Waiting::Body(_))
     }
 
     /// What the awaited answer is read as.

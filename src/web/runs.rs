@@ -34,8 +34,9 @@ pub enum Flow {
     Wait(BridgeWait),
     /// The run, the options `cardnetPay` was given, the payment slot.
     Cardnet(Box<CardnetRun<JsValue>>, JsValue, InFlight),
-    /// The run and its client.
-    Verify(Box<VerifyRun<JsValue>>, Rc<Client>),
+    /// The run, its client, and the `AbortController` of the request it
+    /// awaits (`fetch`'s, where the runtime has one).
+    Verify(Box<VerifyRun<JsValue>>, Rc<Client>, Rc<Cell<Option<JsValue>>>),
     /// The run and its `verify` hook.
     Notice(NoticeRun, Function),
 }
@@ -78,10 +79,17 @@ pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
                 run.step_into(input, &Page(options), &mut Writer { out: &out, hooks: Hooks::Order(options) });
             }
         }
-        Flow::Verify(run, inner) => {
+        Flow::Verify(run, inner, request) => {
             let expect = run.expects();
             if let Some(input) = flow_input(kind, v, expect, &|v| inner.transport.got(v)) {
-                run.step_into(input, &**inner, &mut Writer { out: &out, hooks: Hooks::Client(inner) });
+                run.step_into(input, &**inner, &mut Writer { out: &out, hooks: Hooks::Client(inner, request) });
+            }
+            // A request the run no longer awaits (its time-out passed, the
+            // run ended) is aborted, not left open.
+            if !run.sending() {
+                if let Some(c) = request.take() {
+                    super::transport::abort(&c);
+                }
             }
         }
         Flow::Notice(run, f) => {
@@ -168,8 +176,9 @@ pub enum Hooks<'a> {
     None,
     /// `cardnetPay`'s options (`order`).
     Order(&'a JsValue),
-    /// The client's hooks and transport.
-    Client(&'a Client),
+    /// The client's hooks and transport, and where the request's
+    /// `AbortController` is kept.
+    Client(&'a Client, &'a Cell<Option<JsValue>>),
     /// `verifyNotification`'s `verify`.
     Verify(&'a Function),
 }
@@ -193,11 +202,15 @@ impl Out<JsValue> for Writer<'_> {
         let fun = |f: Option<&Function>| f.map_or(JsValue::UNDEFINED, |f| f.into());
         let (f, x, y) = match (&self.hooks, hook) {
             (_, Hook::Order(o)) => (env::get(&options, "order"), s(&o.user_auth_code), to_js(&o.to_json())),
-            (Hooks::Client(c), Hook::Encrypt(p)) => (fun(c.encrypt.as_ref()), s(&p.0), s(&p.1)),
-            (Hooks::Client(c), Hook::Sign(params)) => (c.sign.clone().into(), params_object(&params), u),
-            (Hooks::Client(c), Hook::Verify(p)) => (fun(c.verify.as_ref()), s(&p.0), s(&p.1)),
+            (Hooks::Client(c, _), Hook::Encrypt(p)) => (fun(c.encrypt.as_ref()), s(&p.0), s(&p.1)),
+            (Hooks::Client(c, _), Hook::Sign(params)) => (c.sign.clone().into(), params_object(&params), u),
+            (Hooks::Client(c, _), Hook::Verify(p)) => (fun(c.verify.as_ref()), s(&p.0), s(&p.1)),
             (Hooks::Verify(f), Hook::Verify(p)) => ((*f).clone().into(), s(&p.0), s(&p.1)),
-            (Hooks::Client(c), Hook::Send(req)) => c.transport.call(&req),
+            (Hooks::Client(c, request), Hook::Send(req)) => {
+                let (f, x, y, controller) = c.transport.call(&req);
+                request.set(controller);
+                (f, x, y)
+            }
             (_, Hook::Body(r)) => (super::transport::body_call(&r), u.clone(), u),
             _ => (u.clone(), u.clone(), u),
         };

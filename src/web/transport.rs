@@ -34,9 +34,11 @@ impl Transport {
     }
 
     /// The awaited call that sends `req`: `(f, x, y)` for `f(x, y)`:
-    /// `transport(request)`, or `fetch(url, init)` (aborted at the
-    /// time-out where the runtime has `AbortSignal.timeout`).
-    pub fn call(&self, req: &Request) -> (JsValue, JsValue, JsValue) {
+    /// `transport(request)`, or `fetch(url, init)` with the signal of the
+    /// `AbortController` also answered, where the runtime has one (the run's
+    /// edge aborts it once the run no longer awaits the request: after the
+    /// core's time-out, or the run's end).
+    pub fn call(&self, req: &Request) -> (JsValue, JsValue, JsValue, Option<JsValue>) {
         let mut url = cat!(&self.base_url, &req.path);
         if let Some(q) = &req.url_query {
             url.push('?');
@@ -58,17 +60,15 @@ impl Transport {
         }
         if let Some(f) = &self.custom {
             set(&init, "timeoutMs", &JsValue::from_f64(self.timeout_ms as f64));
-            return (f.into(), init.into(), JsValue::UNDEFINED);
+            return (f.into(), init.into(), JsValue::UNDEFINED, None);
         }
-        let signal = env::get(&env::global_get("AbortSignal"), "timeout");
-        if let Some(timeout) = signal.dyn_ref::<Function>() {
-            if let Ok(s) = timeout.call1(&env::global_get("AbortSignal"), &JsValue::from_f64(self.timeout_ms as f64)) {
-                set(&init, "signal", &s);
-            }
+        let controller = abort_controller();
+        if let Some(c) = &controller {
+            set(&init, "signal", &env::get(c, "signal"));
         }
         // `fetch` called on `globalThis`, as a page's own call is.
         let f = fetch_fn().map_or(JsValue::UNDEFINED, |f| f.bind0(&env::global()).into());
-        (f, url, init.into())
+        (f, url, init.into(), controller)
     }
 
     /// What the request answered, as the core reads it.
@@ -90,6 +90,18 @@ impl Transport {
 /// body.
 pub fn body_call(response: &JsValue) -> JsValue {
     env::method(response, "text").map_or(JsValue::UNDEFINED, |f| f.bind0(response).into())
+}
+
+fn abort_controller() -> Option<JsValue> {
+    let class = env::global_get("AbortController").dyn_into::<Function>().ok()?;
+    js_sys::Reflect::construct(&class, &js_sys::Array::new()).ok()
+}
+
+/// Aborts a request a run no longer awaits (nothing, once it has ended).
+pub fn abort(controller: &JsValue) {
+    if let Some(f) = env::method(controller, "abort") {
+        let _ = f.call0(controller);
+    }
 }
 
 fn fetch_fn() -> Option<Function> {

@@ -21,7 +21,7 @@ export function withRuns(bg) {
     function (...args) {
       return run(() => {
         const c = client.get(this);
-        if (!c) throw new TypeError(`AuthClient.prototype.${name} called on something that is not an AuthClient`);
+        if (!c) throw new TypeError(`AuthClient.prototype.${name} called after free(), or on something that is not an AuthClient`);
         return c[name](...args);
       });
     };
@@ -39,6 +39,9 @@ export function withRuns(bg) {
   for (const name of ["cardCheck", "nameCheck", "checkResult", "awaitResult"]) {
     Object.defineProperty(AuthClient.prototype, name, { value: method(name), writable: true, configurable: true });
   }
+  // `using client = new AuthClient(...)` frees it at the end of the scope,
+  // as the bindings' class does.
+  if (typeof Symbol.dispose == "symbol") AuthClient.prototype[Symbol.dispose] = AuthClient.prototype.free;
   return Object.assign(Object.create(bg), {
     AuthClient,
     cardnetPay(callback, options) {
