@@ -433,7 +433,9 @@ export function newState(): string;
  * took it already), take it as `takeAuthCallback` does, call `order`, plan the
  * payment it gives (a cardnet redirect to a checked `expend.pay_url`,
  * `allowedHosts` included) and navigate there. Shares `pay()`'s one-at-a-time
- * guard (`busy`).
+ * guard (`busy`). Events (`onEvent`): `callback`, `called` (`order`),
+ * `planned`, `navigating`, `result`; the callback is taken before the first
+ * of them is reported.
  */
 export function cardnetPay(callback: string | URL | { href: string } | AuthCallback, options: CardnetPayOptions): Promise<CardnetPayResult>;
 
