@@ -60,10 +60,7 @@ pub fn decode_form(text: &str, what: &str) -> Result<Vec<(String, String)>, PayE
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-    }
+    use crate::verify::pairs;
 
     #[test]
     fn encodes_all_but_unreserved() {

@@ -42,6 +42,13 @@ pub mod score;
 pub mod sign;
 pub mod step;
 
+/// `(name, value)` pairs as the verification modules take them, for their
+/// unit tests.
+#[cfg(test)]
+pub(crate) fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
+    p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
 pub use client::Call;
 pub use codes::{Interface, State};
 pub use config::Config;

@@ -52,10 +52,7 @@ pub fn hmac_sha256_hex(key: &[u8], msg: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
-        p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-    }
+    use crate::verify::pairs;
 
     #[test]
     fn sorts_drops_sign_and_empty_values() {

@@ -57,10 +57,7 @@ pub fn put(unsigned: &mut [(String, String)], values: Vec<String>) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn p(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-    }
+    use crate::verify::pairs as p;
 
     #[test]
     fn only_the_documents_encrypted_fields() {
