@@ -66,11 +66,6 @@ impl<V: Clone> CardnetRun<V> {
         }
     }
 
-    /// What the awaited answer is read as: the payment.
-    pub fn expects(&self) -> super::io::Expect {
-        super::io::Expect::Payment
-    }
-
     /// Answers one input. Inputs after the end change nothing.
     pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
         if let Phase::Paying(run, raw) = &mut self.phase {

@@ -120,8 +120,9 @@ pub enum Hook<V> {
     Body(V),
 }
 
-/// An awaited answer, as the edge reads it for the run (the run says what
-/// it awaits: [`super::CardnetRun::expects`], [`super::VerifyRun::expects`]).
+/// An awaited answer, as the edge reads it for the run (a payment's
+/// `confirm`: text; `order`: the payment; a client's call: as
+/// [`super::VerifyRun::expects`] says).
 #[derive(Debug)]
 pub enum Got<V> {
     /// A string; otherwise the answer's type (`number`, `null`, ...).
@@ -144,15 +145,14 @@ pub enum Got<V> {
     Never(core::convert::Infallible, core::marker::PhantomData<V>),
 }
 
-/// What a run awaits, so that the edge reads the answer as [`Got`] says.
+/// What a client's call awaits, so that the edge reads the answer as
+/// [`Got`] says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// [`Got::Text`].
     Text,
     /// [`Got::Flag`].
     Flag,
-    /// [`Got::Payment`].
-    Payment,
     /// [`Got::Answer`] (a `transport`) or [`Got::Response`] (`fetch`).
     Answer,
 }

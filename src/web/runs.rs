@@ -17,7 +17,7 @@ use super::convert::{define, to_js};
 use super::env;
 use super::env::Text;
 use super::local::{Local, RefCell};
-use super::protocol::{command, input_of, started, Encode, Page};
+use super::protocol::{command, input_of, started, token, Encode, Page};
 use super::transport::Transport;
 use crate::perform::verify::Sender;
 use crate::perform::wire::{Feed, Op};
@@ -75,13 +75,18 @@ pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
             }
         }
         Flow::Cardnet(run, options, _) => {
-            if let Some(input) = flow_input(kind, v, Expect::Payment, &|v| Got::Payment(Box::new(super::exports::payment_from(&v)), v)) {
+            if let Some(input) = flow_input(kind, v, &|x| Got::Payment(Box::new(super::exports::payment_from(&x)), x)) {
                 run.step_into(input, &Page(options), &mut Writer { out: &out, hooks: Hooks::Order(options) });
             }
         }
         Flow::Verify(run, inner, request) => {
             let expect = run.expects();
-            if let Some(input) = flow_input(kind, v, expect, &|v| inner.transport.got(v)) {
+            let read = |x| match expect {
+                Expect::Text => text(x),
+                Expect::Flag => flag(x),
+                Expect::Answer => inner.transport.got(x),
+            };
+            if let Some(input) = flow_input(kind, v, &read) {
                 run.step_into(input, &**inner, &mut Writer { out: &out, hooks: Hooks::Client(inner, request) });
             }
             // A request the run no longer awaits (its time-out passed, the
@@ -93,7 +98,7 @@ pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
             }
         }
         Flow::Notice(run, f) => {
-            if let Some(input) = flow_input(kind, v, Expect::Flag, &|v| Got::Text(Err(type_name(&v)))) {
+            if let Some(input) = flow_input(kind, v, &flag) {
                 run.step_into(input, &mut Writer { out: &out, hooks: Hooks::Verify(f) });
             }
         }
@@ -114,24 +119,24 @@ fn keep(id: u32, mut flow: Flow, out: &Array) {
     RUNS.with(|r| r.borrow_mut().push((id, flow)));
 }
 
-/// An input of a run that awaits calls: `Settled` read as `expect` says
-/// (`answer` reads what a request answered), `Rejected` with its token and
-/// whether the call threw; any other kind as a payment's.
-fn flow_input(kind: u32, v: JsValue, expect: Expect, answer: &dyn Fn(JsValue) -> Got<JsValue>) -> Option<Input<JsValue>> {
-    let token = env::num(&env::get(&v, "0")) as u32;
-    let x = env::get(&v, "1");
-    Some(match Feed::of(kind)? {
-        Feed::Settled => Input::Settled(
-            token,
-            match expect {
-                Expect::Text => Got::Text(x.text().ok_or_else(|| type_name(&x))),
-                Expect::Flag => Got::Flag(x.as_bool().ok_or_else(|| type_name(&x))),
-                Expect::Payment | Expect::Answer => answer(x),
-            },
-        ),
-        Feed::Rejected => Input::Rejected(token, x, env::get(&v, "2").is_truthy()),
-        _ => return input_of(kind, v, false),
-    })
+/// An input of a run that awaits calls: an awaited answer, `[token,
+/// value]`, read as the run awaits it (`read`); any other kind as a
+/// payment's (`Rejected` included, which reads the same for every run).
+fn flow_input(kind: u32, v: JsValue, read: &dyn Fn(JsValue) -> Got<JsValue>) -> Option<Input<JsValue>> {
+    if kind == Feed::Settled as u32 {
+        return Some(Input::Settled(token(&v), read(env::get(&v, "1"))));
+    }
+    input_of(kind, v, false)
+}
+
+/// An answer read as a string; otherwise its type.
+fn text(x: JsValue) -> Got<JsValue> {
+    Got::Text(x.text().ok_or_else(|| type_name(&x)))
+}
+
+/// An answer read as a boolean; otherwise its type.
+fn flag(x: JsValue) -> Got<JsValue> {
+    Got::Flag(x.as_bool().ok_or_else(|| type_name(&x)))
 }
 
 /// A value's type, for messages: `typeof`, or `null`.
@@ -194,14 +199,14 @@ impl Out<JsValue> for Writer<'_> {
     fn push(&mut self, c: Cmd<JsValue>) {
         let s = |x: &str| JsValue::from_str(x);
         let u = JsValue::UNDEFINED;
-        let options = if let Hooks::Order(o) = self.hooks { o.clone() } else { u.clone() };
+        let options = if let Hooks::Order(o) = self.hooks { o } else { &u };
         let Cmd::Await(token, hook) = c else {
-            self.out.push(&command(&c, &u, &options));
+            self.out.push(&command(&c, &u, options));
             return;
         };
         let fun = |f: Option<&Function>| f.map_or(JsValue::UNDEFINED, |f| f.into());
         let (f, x, y) = match (&self.hooks, hook) {
-            (_, Hook::Order(o)) => (env::get(&options, "order"), s(&o.user_auth_code), to_js(&o.to_json())),
+            (_, Hook::Order(o)) => (env::get(options, "order"), s(&o.user_auth_code), to_js(&o.to_json())),
             (Hooks::Client(c, _), Hook::Encrypt(p)) => (fun(c.encrypt.as_ref()), s(&p.0), s(&p.1)),
             (Hooks::Client(c, _), Hook::Sign(params)) => (c.sign.clone().into(), params_object(&params), u),
             (Hooks::Client(c, _), Hook::Verify(p)) => (fun(c.verify.as_ref()), s(&p.0), s(&p.1)),
