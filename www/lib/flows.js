@@ -4,7 +4,7 @@
 // VerifyRun, NoticeRun; src/web/runs.rs); this file only names the runs'
 // start exports and their one step export, `__flowStep`.
 
-import { drive } from "./perform.js";
+import { drive, onEventOf } from "./perform.js";
 
 /**
  * The full module's bindings `bg`, with its runs as the package exports
@@ -44,15 +44,7 @@ export function withRuns(bg) {
   if (typeof Symbol.dispose == "symbol") AuthClient.prototype[Symbol.dispose] = AuthClient.prototype.free;
   return Object.assign(Object.create(bg), {
     AuthClient,
-    cardnetPay(callback, options) {
-      let onEvent;
-      try {
-        onEvent = options?.onEvent;
-      } catch {
-        // a throwing getter: no events
-      }
-      return run(() => bg.__cardnetStart(callback, options), onEvent);
-    },
+    cardnetPay: (callback, options) => run(() => bg.__cardnetStart(callback, options), onEventOf(options)),
     verifyNotification: (body, verify) => run(() => bg.__noticeStart(body, verify)),
   });
 }

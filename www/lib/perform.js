@@ -50,14 +50,18 @@ const shared = {};
  * `start()` begins.
  */
 export function perform(bg, payment, options, more) {
-  let onEvent;
+  const onEvent = onEventOf(options);
+  const go = (start, bg) => drive(start, (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (...c) => more(...c, go));
+  return go(() => bg.__payStart(payment, options), bg);
+}
+
+/** `options.onEvent`, read once; none where reading it throws. */
+export function onEventOf(options) {
   try {
-    onEvent = options?.onEvent;
+    return options?.onEvent;
   } catch {
     // a throwing getter: no events
   }
-  const go = (start, bg) => drive(start, (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (...c) => more(...c, go));
-  return go(() => bg.__payStart(payment, options), bg);
 }
 
 /** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
