@@ -154,7 +154,7 @@ fn client(op: Operation, fields: Json, custom: bool, encrypting: bool, net: &Net
     let config = Config::new("sandbox-app-token-0000000000000000000000", "test", 2, 100).unwrap();
     let call = Call::new(&config, op, fields, false, 1_704_040_205_042.0, [7; 16]).encrypting(encrypting);
     let mut out = Vec::new();
-    let run = VerifyRun::start(call, 500, custom, false, net, &mut out);
+    let run = VerifyRun::start(call, 500, custom, net, &mut out);
     (run, out)
 }
 

@@ -56,7 +56,6 @@ pub struct VerifyRun<V> {
     timeout_ms: u32,
     /// Whether requests go through the caller's `transport` (else `fetch`).
     custom: bool,
-    has_verify: bool,
     to_encrypt: Vec<(String, String)>,
     encrypted: Vec<String>,
     /// What the last request that got no answer met, and the value behind it.
@@ -106,15 +105,15 @@ fn no_fetch() -> PayError {
 
 impl<V> VerifyRun<V> {
     /// Starts `call`: `timeout_ms` for each step, `custom` whether the
-    /// caller gave a `transport`, `has_verify` whether it gave `verify`.
-    pub fn start(call: Call, timeout_ms: u32, custom: bool, has_verify: bool, s: &impl Sender<V>, out: &mut impl Out<V>) -> VerifyRun<V> {
+    /// caller gave a `transport`. (Whether it gave `verify` is the call's:
+    /// it asks for [`Step::NeedVerify`] only then.)
+    pub fn start(call: Call, timeout_ms: u32, custom: bool, s: &impl Sender<V>, out: &mut impl Out<V>) -> VerifyRun<V> {
         let mut run = VerifyRun {
             call,
             waiting: Waiting::Over,
             token: 0,
             timeout_ms,
             custom,
-            has_verify,
             to_encrypt: Vec::new(),
             encrypted: Vec::new(),
             last: None,
@@ -253,11 +252,10 @@ impl<V> VerifyRun<V> {
                     self.waiting = Waiting::Send;
                     return self.ask(Hook::Send(Box::new(request)), out);
                 }
-                Step::NeedVerify { data, signature } if self.has_verify => {
+                Step::NeedVerify { data, signature } => {
                     self.waiting = Waiting::Verify;
                     return self.ask(Hook::Verify(Box::new((data, signature))), out);
                 }
-                Step::NeedVerify { .. } => event = Event::Verified(false),
                 Step::Sleep(ms) => {
                     self.waiting = Waiting::Sleep;
                     return out.push(Cmd::SetTimer(Timer::Sleep, ms.min(MAX_TIMER_MS)));

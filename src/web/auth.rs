@@ -247,10 +247,10 @@ impl AuthClient {
         let inner = self.inner.clone();
         let random = env::random16().unwrap_or_else(weak_random);
         let call = Call::new(&inner.config, op, fields, inner.verify.is_some(), env::wall_ms(), random).encrypting(inner.encrypt.is_some());
-        let (ms, custom, verify) = (inner.transport.timeout_ms, inner.transport.custom.is_some(), inner.verify.is_some());
+        let (ms, custom) = (inner.transport.timeout_ms, inner.transport.custom.is_some());
         let request = Rc::new(core::cell::Cell::new(None));
         Ok(begin(super::runs::Hooks::Client(&self.inner, &request), |w| {
-            let run = VerifyRun::start(call, ms, custom, verify, &*inner, w);
+            let run = VerifyRun::start(call, ms, custom, &*inner, w);
             Flow::Verify(Box::new(run), inner.clone(), request.clone())
         }))
     }
