@@ -5,14 +5,12 @@
 // refused signature (90102). Its own sandbox; pkg/ as demo.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sandboxSuite } from "../tools/sandbox.mjs";
+import { sandboxSuite, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite({ NOTIFY_DELAY_MS: "32000" });
 
 async function open(path) {
-  const page = await suite.browser.newPage({ viewport: { width: 412, height: 915 } });
-  page.errors = [];
-  page.on("pageerror", (e) => page.errors.push(e.message));
+  const page = watchErrors(await suite.browser.newPage({ viewport: { width: 412, height: 915 } }));
   await page.goto(`${suite.base}${path}`);
   return page;
 }

@@ -8,27 +8,20 @@
 // standing. Same sandbox and pkg/ as demo.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { SHOTS, sandboxSuite } from "../tools/sandbox.mjs";
+import { closePage, sandboxSuite, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite();
 
 /** A fresh page in `context` (default: a context of its own) that records script errors and the orders it sends. */
 async function open(path, context) {
-  const page = context ? await context.newPage() : await suite.browser.newPage({ viewport: { width: 412, height: 915 } });
-  page.errors = [];
+  const page = watchErrors(context ? await context.newPage() : await suite.browser.newPage({ viewport: { width: 412, height: 915 } }));
   page.orders = [];
-  page.on("pageerror", (e) => page.errors.push(e.message));
   page.on("request", (r) => r.method() === "POST" && new URL(r.url()).pathname === "/merchant/payments" && page.orders.push(r.url()));
   await page.goto(`${suite.base}${path}`);
   return page;
 }
 
-async function done(page, shot) {
-  if (shot) await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
-  assert.deepEqual(page.errors, [], "no script errors on the page");
-  await page.close();
-}
+const done = closePage;
 
 async function serverSays(id) {
   return (await (await fetch(`${suite.base}/merchant/payments/${id}`)).json()).status;

@@ -7,24 +7,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { SHOTS, sandboxSuite } from "../tools/sandbox.mjs";
+import { SHOTS, closePage, sandboxSuite, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite();
 
 /** A fresh page (its own sessionStorage) that fails the test on a script error. */
 async function open(path) {
-  const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.errors = [];
-  page.on("pageerror", (e) => page.errors.push(e.message));
+  const page = watchErrors(await suite.browser.newPage({ viewport: { width: 1280, height: 900 } }));
   await page.goto(`${suite.base}${path}`);
   return page;
 }
 
-async function done(page, shot) {
-  if (shot) await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
-  assert.deepEqual(page.errors, [], "no script errors on the page");
-  await page.close();
-}
+const done = closePage;
 
 /** The status pill a person reads in `section`'s result box, once it is `status`. */
 async function resultIs(page, section, status, timeout = 15000) {

@@ -15,6 +15,21 @@ export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** Where the browser tests leave their screenshots for a person to look at. */
 export const SHOTS = join(ROOT, "tests/artifacts/screenshots");
 
+/** `page`, its script errors recorded in `page.errors` (for `closePage`). */
+export function watchErrors(page) {
+  page.errors = [];
+  page.on("pageerror", (e) => page.errors.push(e.message));
+  return page;
+}
+
+/** Saves the screenshot `shot` (when named), checks that `page` had no
+ * script error, and closes it. */
+export async function closePage(page, shot) {
+  if (shot) await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+  assert.deepEqual(page.errors, [], "no script errors on the page");
+  await page.close();
+}
+
 /**
  * The file's suite against a sandbox of its own: before its tests, pkg/
  * must be built (`make pkg`), the sandbox starts (with `env` over its test
