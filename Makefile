@@ -75,7 +75,7 @@ STAGE := target/miniprogram
 SHORT := $(BG)/short
 PORT ?= 8080
 
-.PHONY: all setup setup-browser setup-fuzz pkg pkg-files sandbox-bin test test-host test-node test-wasm test-browser lint lint-pkg size demo bench fuzz fuzz-smoke test-fuzz clean
+.PHONY: all setup setup-browser setup-fuzz pkg pkg-files pack sandbox-bin test test-host test-node test-wasm test-browser test-examples lint lint-pkg size demo bench fuzz fuzz-smoke test-fuzz clean
 
 all: pkg
 
@@ -258,6 +258,20 @@ $(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js
 	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/mvp.wasm -o $(BG_JS)/paybridge_bg.wasm.js
 	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(BG_JS)/
 	$(ESBUILD) --inject:$(BG_JS)/globals.js --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
+
+## The packed tarball, as a user installs it: examples/ install this file
+## (tests/examples/), never the folder, so that no lockfile pins its
+## integrity and each run takes the package just built.
+PACK := target/pack/paybridge.tgz
+pack: pkg
+	@rm -rf target/pack && mkdir -p target/pack
+	@cd target/pack && npm pack ../../pkg --silent >/dev/null && mv paybridge-*.tgz paybridge.tgz
+	@echo "packed $(PACK)"
+
+## Each example of examples/ installed from $(PACK) and built by its own
+## tool, then run where it would run (tests/examples/).
+test-examples: pack setup-browser sandbox-bin
+	node --test --test-concurrency=1 tests/examples/
 
 lint:
 	node tests/tools/layout.mjs
