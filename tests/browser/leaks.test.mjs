@@ -1,8 +1,9 @@
 // Nothing is left behind by payments that end badly: after 1,000 pay()
 // calls that time out (no bridge, timeoutMs: 1) and 1,000 that fail (a
 // throwing bridge), no document listener, no timer and no waiter remains,
-// the module retains at most its ring of 32 retired wallet callbacks, and
-// wasm memory is the same after 1,000 more of each.
+// the module retains no wallet callback (a late one is refused by the
+// run's end: src/security.rs), and wasm memory is the same after 1,000
+// more of each.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { useBrowser } from "../tools/harness.mjs";
