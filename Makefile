@@ -314,7 +314,8 @@ test-browser: pkg setup-browser sandbox-bin
 test: setup lint lint-pkg test-host test-node test-wasm test-browser test-fuzz size
 	@echo "all tests passed"
 
-## Gzipped (-9) sizes of what a page downloads.
+## Gzipped (-9) sizes of what a page downloads, and every shipped module's
+## budget (tests/tools/size.mjs): over one, or a file missing, fails.
 size: pkg
 	@node tests/tools/size.mjs
 
