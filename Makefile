@@ -34,9 +34,12 @@ STD_FLAGS := -Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none \
   -Zinline-mir=yes -Zcross-crate-inline-threshold=always
 STD_ARGS := -Zbuild-std=core,alloc
 # The .wasm builds: profile wasm (wasm-full for the full module), without
-# reference types (why: Cargo.toml, profile wasm).
+# reference types (why: Cargo.toml, profile wasm). `cargo rustc
+# --crate-type cdylib` builds the library as a cdylib alone: with the rlib
+# beside it (Cargo.toml's crate-type) cargo passes no -C lto, and the
+# profile's `lto = true` would not apply.
 WASM_BUILD = $(BUILD_STD) RUSTFLAGS="-C target-feature=-reference-types $(STD_FLAGS) $(REMAP) $(INLINE)" \
-  cargo build --lib --profile $(WASM_PROFILE) --target wasm32-unknown-unknown $(STD_ARGS)
+  cargo rustc --lib --crate-type cdylib --profile $(WASM_PROFILE) --target wasm32-unknown-unknown $(STD_ARGS)
 WASM_PROFILE := wasm
 # How much is inlined, set below (after BG) for each build. LLVM inlines
 # a call when it costs less than --inline-threshold (opt-level "z" sets
@@ -124,7 +127,7 @@ $(BG)/mini.stamp: $(CRATE_SRC)
 
 $(BG)/wasm2js.stamp: $(CRATE_SRC)
 	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp $(STD_FLAGS) $(REMAP) $(INLINE)" \
-	  cargo build --lib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
+	  cargo rustc --lib --crate-type cdylib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@mkdir -p $(BG) && touch $@
 
 $(BG)/pay.wasm: $(BG)/pay.stamp ;
