@@ -51,7 +51,9 @@ async function stop(child) {
 
 before(
   async () => {
-    ({ dir } = installExample("h5-vite"));
+    const installed = installExample("h5-vite");
+    dir = installed.dir;
+    console.log(`examples/h5-vite install: ${JSON.stringify(installed.times)} ms`);
     sandbox = await startSandbox(sandboxBinary());
     browser = await launch();
   },

@@ -13,7 +13,9 @@ let dir;
 
 before(
   async () => {
-    ({ dir } = installExample("node-auth"));
+    const installed = installExample("node-auth");
+    dir = installed.dir;
+    console.log(`examples/node-auth install: ${JSON.stringify(installed.times)} ms`);
     sandbox = await startSandbox(sandboxBinary());
   },
   { timeout: 15 * 60_000 },
