@@ -164,7 +164,7 @@ test("Node 20: import and require of the installed package", () => {
   assert.equal(root, "function true wallet1_trade_pay");
 });
 
-test("tsc: the types resolve with moduleResolution bundler and node16", () => {
+test("tsc: the types resolve with moduleResolution bundler and node16 (from ES modules and from CommonJS)", () => {
   write(
     join(APP, "ts/usage.ts"),
     `import { pay, ready, planAction, PayError, type PayResult } from "paybridge";
@@ -183,11 +183,25 @@ export async function go(): Promise<PayResult["status"]> {
 export const mini = [mpReady, mpPay];
 `,
   );
+  // From CommonJS (a .cts file under node16): require's types, index.d.cts.
+  write(
+    join(APP, "ts/usage-cjs.cts"),
+    `import pb = require("paybridge");
+export async function kind(): Promise<string> {
+  await pb.ready();
+  try {
+    return pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+  } catch (e) {
+    return e instanceof pb.PayError ? e.code : "other";
+  }
+}
+`,
+  );
   const tsc = tool.resolve("typescript/bin/tsc");
   const common = ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022,dom", "--typeRoots", "./no-type-roots", "ts/usage.ts"];
-  for (const [module, resolution] of [["esnext", "bundler"], ["node16", "node16"]]) {
+  for (const [module, resolution, files] of [["esnext", "bundler", []], ["node16", "node16", ["ts/usage-cjs.cts"]]]) {
     try {
-      execFileSync(process.execPath, [tsc, "--module", module, "--moduleResolution", resolution, ...common], { cwd: APP, encoding: "utf8" });
+      execFileSync(process.execPath, [tsc, "--module", module, "--moduleResolution", resolution, ...common, ...files], { cwd: APP, encoding: "utf8" });
     } catch (e) {
       assert.fail(`tsc --moduleResolution ${resolution}:\n${e.stdout}${e.stderr}`);
     }
