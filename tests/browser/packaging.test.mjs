@@ -5,7 +5,7 @@
 // and esbuild, each with no configuration beyond what its README names.
 // Each built page is loaded in Chromium and pays through a fake bridge,
 // then loads the full module with ready() and plans. Beside the bundlers:
-// Node 20 with `import` and `require`, and `tsc` with moduleResolution
+// Node 20 with `import` and `require` (one module either way), and `tsc` with moduleResolution
 // `bundler` and `node16`.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -154,17 +154,17 @@ test("Node 20: import and require of the installed package", () => {
   assert.equal(mini, "function function");
   const wasmJs = run(["--input-type=commonjs", "-e", 'const b = require("paybridge/paybridge.wasm.cjs"); console.log(typeof b.bindings, typeof b.wasmExports);']);
   assert.equal(wasmJs, "object object");
-  // The root entry is ES modules only: from CommonJS it is require(esm)
-  // where Node has it (20.19 on), else a dynamic import (README).
+  // The root from CommonJS: node.cjs, the module import() gives too.
   const root = run([
-    "--input-type=commonjs",
+    "--input-type=module",
     "-e",
-    'let m; try { m = require("paybridge"); } catch (e) { console.log(e.code); process.exit(0); } console.log(typeof m.planAction);',
+    'import { createRequire } from "node:module"; const m = createRequire(process.cwd() + "/")("paybridge"); const e = await import("paybridge"); ' +
+      'console.log(typeof m.planAction, m.PayError === e.PayError, m.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind);',
   ]);
-  assert.ok(["function", "ERR_REQUIRE_ESM"].includes(root), root);
+  assert.equal(root, "function true wallet1_trade_pay");
 });
 
-test("tsc: the types resolve with moduleResolution bundler and node16", () => {
+test("tsc: the types resolve with moduleResolution bundler and node16 (from ES modules and from CommonJS)", () => {
   write(
     join(APP, "ts/usage.ts"),
     `import { pay, ready, planAction, PayError, type PayResult } from "paybridge";
@@ -183,11 +183,25 @@ export async function go(): Promise<PayResult["status"]> {
 export const mini = [mpReady, mpPay];
 `,
   );
+  // From CommonJS (a .cts file under node16): require's types, index.d.cts.
+  write(
+    join(APP, "ts/usage-cjs.cts"),
+    `import pb = require("paybridge");
+export async function kind(): Promise<string> {
+  await pb.ready();
+  try {
+    return pb.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+  } catch (e) {
+    return e instanceof pb.PayError ? e.code : "other";
+  }
+}
+`,
+  );
   const tsc = tool.resolve("typescript/bin/tsc");
   const common = ["--noEmit", "--strict", "--target", "es2022", "--lib", "es2022,dom", "--typeRoots", "./no-type-roots", "ts/usage.ts"];
-  for (const [module, resolution] of [["esnext", "bundler"], ["node16", "node16"]]) {
+  for (const [module, resolution, files] of [["esnext", "bundler", []], ["node16", "node16", ["ts/usage-cjs.cts"]]]) {
     try {
-      execFileSync(process.execPath, [tsc, "--module", module, "--moduleResolution", resolution, ...common], { cwd: APP, encoding: "utf8" });
+      execFileSync(process.execPath, [tsc, "--module", module, "--moduleResolution", resolution, ...common, ...files], { cwd: APP, encoding: "utf8" });
     } catch (e) {
       assert.fail(`tsc --moduleResolution ${resolution}:\n${e.stdout}${e.stderr}`);
     }

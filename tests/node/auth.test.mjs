@@ -686,7 +686,7 @@ test("the constructor checks every option and names it", () => {
 
 test("a construction before the module is loaded throws not_ready, and the guard keeps instanceof", async () => {
   // A fresh copy of the shim's shared module, never linked to an instance.
-  const fresh = await import(`${new URL("../../pkg/shared.js", import.meta.url)}?unlinked`);
+  const fresh = await import(`${new URL("../../www/lib/shared.js", import.meta.url)}?unlinked`);
   class Probe {}
   const Guarded = fresh.guardClass("Probe", Probe);
   assert.throws(() => new Guarded(), (e) => e instanceof fresh.PayError && e.code === "not_ready" && e.message.includes("new Probe()"));
@@ -775,8 +775,8 @@ test("NotificationLog remembers a bounded number of seq_ids", () => {
   assert.equal(new pb.NotificationLog().size, 0);
 });
 
-test("the generated glue never names window, fetch or import.meta", () => {
-  const glue = readFileSync(new URL("../../pkg/paybridge_full_bg.js", import.meta.url), "utf8");
+test("Node's entry, with the generated glue inside, never names window, fetch or import.meta", () => {
+  const glue = readFileSync(new URL("../../pkg/node.cjs", import.meta.url), "utf8");
   for (const word of [/\bwindow\b/, /\bfetch\b/, /import\.meta/]) {
     assert.doesNotMatch(glue, word);
   }

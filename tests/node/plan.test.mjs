@@ -11,7 +11,8 @@ test("the node entry is ready at once", async () => {
   await pb.ready();
   assert.equal(typeof pb.planAction, "function");
   const manifest = JSON.parse(readFileSync(new URL("../../pkg/package.json", import.meta.url)));
-  assert.equal(manifest.exports["."].node, "./node.js");
+  assert.equal(manifest.exports["."].node.default, "./node.mjs");
+  assert.equal(manifest.exports["."].node.require.default, "./node.cjs");
   assert.equal(manifest.exports["."].default, "./index.js");
   assert.ok(manifest.exports["./miniprogram"]);
 });

@@ -1,15 +1,24 @@
-// paybridge for Node: the full module, ready as soon as it is imported.
+// paybridge for Node: the full module, ready as soon as it is loaded.
+// Bundled as CommonJS, pkg/node.cjs (what `require("paybridge")` gives
+// in Node and under Jest's node environment); `import("paybridge")` gives
+// node.mjs, which re-exports this same file, so one process has one copy
+// of the module whichever way it is loaded (one wasm instance, one
+// `PayError` class, one payment at a time).
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { withRuns } from "./flows.js";
-import * as fullBg from "./paybridge_full_bg.js";
+import { bindings as fullBg } from "./paybridge_full_bg.js";
 import { perform } from "./perform.js";
 import { link, modules } from "./shared.js";
 
 export * from "./api.js";
 export { __debugCounts, __wasmMemoryBytes } from "./shared.js";
+/** The loaded modules, as a page's entry exports them (for tests). */
+export { modules as __modules } from "./shared.js";
 
 if (!modules.full) {
-  const module = new WebAssembly.Module(readFileSync(new URL("./paybridge_full_bg.wasm", import.meta.url)));
+  // CommonJS: the .wasm beside this file.
+  const module = new WebAssembly.Module(readFileSync(join(__dirname, "paybridge_full_bg.wasm")));
   modules.full = link(withRuns(fullBg), new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
 }
