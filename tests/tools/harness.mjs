@@ -47,3 +47,24 @@ export async function openHarness(ctx, { context = ctx.browser, listeners = fals
 export const W2 = { appId: "wxapp", timeStamp: "1700000000", nonceStr: "n", package: "prepay_id=1", signType: "RSA", paySign: "sig" };
 export const wallet1Pub = { pay_channel: "wallet1_pub", pay_info: { tradeNO: "T100" } };
 export const wallet2Pub = { pay_channel: "wallet2_pub", pay_info: W2 };
+
+/**
+ * Puts `page` on the test's clock (Playwright's page.clock, which is its
+ * context's: every page of the context is on it; the page's
+ * timers, Date and performance.now are fake from here on) and answers
+ * `at(ms)`: moves that clock, paused, to `ms` after this call and answers what the
+ * page has stored in `window.done` by then. Time-outs are tested with it,
+ * exactly, instead of against the wall clock.
+ */
+export async function onClock(page) {
+  // Installed, then paused: no time passes in the page but what at() runs.
+  const start = Date.UTC(2026, 0, 1);
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start + 1000);
+  let now = 0;
+  return async (ms) => {
+    await page.clock.runFor(ms - now);
+    now = ms;
+    return page.evaluate(() => window.done);
+  };
+}
