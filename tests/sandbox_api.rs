@@ -115,7 +115,7 @@ async fn every_refusal_code() {
     assert!(m.contains("env header"), "{m}");
 
     // 90101: the crate's field validation, every problem named.
-    let r = api.card("r-fields", &[("acct_no", "4111111111111112"), ("source_channel", "5"), ("mer_bg_url", "ftp://x")]).await;
+    let r = api.card("r-fields", &[("acct_no", "4111-1111"), ("source_channel", "5"), ("mer_bg_url", "ftp://x")]).await;
     let m = refused(&r, "90101");
     for field in ["full_name", "acct_no", "source_channel", "mer_bg_url"] {
         assert!(m.contains(field), "{field} in {m}");
@@ -314,7 +314,14 @@ async fn the_sandbox_receives_its_own_notifications() {
     assert_eq!(list["duplicates"], 0);
 
     // The same notification again: acknowledged, counted, not listed twice.
-    let mut p = pairs(&[("seq_id", seq_id.as_str()), ("order_id", "own-1"), ("return_code", "10200"), ("resp_code", "00")]);
+    let mut p = pairs(&[
+        ("seq_id", seq_id.as_str()),
+        ("order_id", "own-1"),
+        ("return_code", "10200"),
+        ("resp_code", "00"),
+        ("resp_info", "consistent"),
+        ("full_name", "张三"),
+    ]);
     let form = |p: &Vec<(String, String)>| paybridge::verify::form::encode_form(p);
     let again = signed(p.clone());
     let ct = [("content-type", "application/x-www-form-urlencoded")];
