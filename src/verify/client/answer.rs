@@ -94,6 +94,13 @@ impl Call {
             return Step::Done(Err(e));
         }
         let outcome = self.outcome_of(&answer);
+        let unsigned_ok = outcome.state == State::CallFailed || bare_failure(self.interface(), &answer);
+        if self.has_verify && answer.signature.is_none() && !unsigned_ok {
+            return Step::Done(Err(PayError::new(
+                Code::BadSignature,
+                cat!("the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"),
+            )));
+        }
         let reports = !matches!(outcome.state, State::CallFailed | State::NotFound | State::Failed);
         if reports && text_field(&answer.data, "service_date").is_none() {
             return Step::Done(Err(PayError::field(
@@ -106,21 +113,10 @@ impl Call {
                 ),
             )));
         }
-        if self.has_verify {
-            match answer.signature {
-                Some(signature) => {
-                    self.held = Some(outcome);
-                    self.phase = Phase::Verifying;
-                    return Step::NeedVerify { data: answer.data_text, signature };
-                }
-                None if outcome.state != State::CallFailed && !bare_failure(self.interface(), &answer) => {
-                    return Step::Done(Err(PayError::new(
-                        Code::BadSignature,
-                        cat!("the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"),
-                    )))
-                }
-                None => {}
-            }
+        if let (true, Some(signature)) = (self.has_verify, answer.signature) {
+            self.held = Some(outcome);
+            self.phase = Phase::Verifying;
+            return Step::NeedVerify { data: answer.data_text, signature };
         }
         self.settle(outcome)
     }
