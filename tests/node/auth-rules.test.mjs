@@ -316,6 +316,23 @@ test("paths with an encoded dot segment or slash are invalid_options; every acce
   }
 });
 
+test("a client of http://[::1]:port needs no verify and reaches the service there", async (t) => {
+  let v6;
+  try {
+    v6 = await startAuthServer({ host: "::1" });
+  } catch {
+    t.skip("this machine has no IPv6 loopback");
+    return;
+  }
+  try {
+    const c = new pb.AuthClient({ baseUrl: v6.url, appToken: SANDBOX_TOKEN, env: "test", sign });
+    assert.equal((await c.nameCheck(person())).state, "consistent");
+    assert.equal(v6.log.length, 1);
+  } finally {
+    await v6.close();
+  }
+});
+
 test("[::1] is a loopback baseUrl (no verify needed); no other IPv6 address is", () => {
   const o = { appToken: SANDBOX_TOKEN, env: "test", sign };
   assert.ok(new pb.AuthClient({ ...o, baseUrl: "http://[::1]:18700" }));

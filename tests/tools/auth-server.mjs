@@ -96,7 +96,7 @@ function mockResult(idNumber) {
 
 /**
  * Starts the service on an ephemeral port of 127.0.0.1.
- * Options: `token`, `secret`, `notifyDelayMs` (default 50), `duplicates`
+ * Options: `host` (default 127.0.0.1; `::1` for IPv6 loopback), `token`, `secret`, `notifyDelayMs` (default 50), `duplicates`
  * (how many times each notification is POSTed, default 1); all may be
  * changed on `server.options` later.
  */
@@ -269,8 +269,12 @@ export async function startAuthServer(options = {}) {
       res.end(text);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${server.address().port}`;
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, resolve);
+  });
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.address().port}`;
 
   return {
     url,
