@@ -39,6 +39,9 @@ pub enum Code {
     /// An authorization callback this tab has already taken (Back, reload,
     /// Forward): its code is not sent again.
     AuthUsed,
+    /// The authentication client's `sign`, `verify` or `encrypt` hook threw,
+    /// rejected or outlived `timeoutMs` ([`crate::perform::hooks`]).
+    HookFailed,
 }
 
 impl Code {
@@ -62,6 +65,7 @@ impl Code {
             Code::AuthFailed => "auth_failed",
             Code::AuthExpired => "auth_expired",
             Code::AuthUsed => "auth_used",
+            Code::HookFailed => "hook_failed",
         }
     }
 }

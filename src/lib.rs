@@ -25,7 +25,9 @@
 //!   Each answers every input (a call returned, an event, a timer, an
 //!   awaited answer with its token) with commands of one vocabulary
 //!   (`perform/io.rs`: listen, set a timer, call the bridge or the API,
-//!   await a hook or a request under a time-out, navigate, report, end).
+//!   await a hook or a request under a time-out, navigate, report, end;
+//!   `perform/hooks.rs` writes that await and its failure once, one error
+//!   code per kind of hook).
 //!   The wasm edge (`web/pay.rs` for payments, `web/runs.rs` for the rest)
 //!   writes the commands for the shim and reads its inputs
 //!   (`web/protocol.rs`); the one driver, `drive` in `www/lib/perform.js`,

@@ -115,7 +115,7 @@ async fn every_refusal_code() {
     assert!(m.contains("env header"), "{m}");
 
     // 90101: the crate's field validation, every problem named.
-    let r = api.card("r-fields", &[("acct_no", "4111111111111112"), ("source_channel", "5"), ("mer_bg_url", "ftp://x")]).await;
+    let r = api.card("r-fields", &[("acct_no", "4111-1111"), ("source_channel", "5"), ("mer_bg_url", "ftp://x")]).await;
     let m = refused(&r, "90101");
     for field in ["full_name", "acct_no", "source_channel", "mer_bg_url"] {
         assert!(m.contains(field), "{field} in {m}");
@@ -314,7 +314,14 @@ async fn the_sandbox_receives_its_own_notifications() {
     assert_eq!(list["duplicates"], 0);
 
     // The same notification again: acknowledged, counted, not listed twice.
-    let mut p = pairs(&[("seq_id", seq_id.as_str()), ("order_id", "own-1"), ("return_code", "10200"), ("resp_code", "00")]);
+    let mut p = pairs(&[
+        ("seq_id", seq_id.as_str()),
+        ("order_id", "own-1"),
+        ("return_code", "10200"),
+        ("resp_code", "00"),
+        ("resp_info", "consistent"),
+        ("full_name", "张三"),
+    ]);
     let form = |p: &Vec<(String, String)>| paybridge::verify::form::encode_form(p);
     let again = signed(p.clone());
     let ct = [("content-type", "application/x-www-form-urlencoded")];
@@ -361,6 +368,12 @@ async fn a_request_whose_answer_was_lost_is_found_by_order_id() {
 /// verifies with the sandbox rule; `lose_first_answer` reports the first
 /// answer as lost (the request did reach the sandbox).
 async fn drive(api: &Api, op: Operation, fields: Json, lose_first_answer: bool) -> (Outcome, Vec<String>) {
+    drive_with(api, op, fields, lose_first_answer, &|| {}).await
+}
+
+/// [`drive`], calling `tick` at each pause the client asks for (a test's
+/// manual clock moves on).
+async fn drive_with(api: &Api, op: Operation, fields: Json, lose_first_answer: bool, tick: &dyn Fn()) -> (Outcome, Vec<String>) {
     let config = ClientConfig::new(TOKEN, ENV, 3, 20).unwrap();
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as f64;
     // Fresh random bytes a call, as a real client draws them: two calls in
@@ -389,6 +402,7 @@ async fn drive(api: &Api, op: Operation, fields: Json, lose_first_answer: bool) 
             }
             Step::NeedVerify { data, signature } => Event::Verified(sandbox_sign(&data) == signature),
             Step::Sleep(ms) => {
+                tick();
                 tokio::time::sleep(Duration::from_millis(ms as u64)).await;
                 Event::Slept
             }
@@ -477,4 +491,70 @@ async fn cvv2_in_the_sandboxs_encrypted_form_or_as_typed() {
     // and the sign covers the encrypted value as sent.
     let other = encrypt("another-secret", "cvv2", "123").unwrap();
     assert_ne!(other, encrypted);
+}
+
+/// 90105 under both readings of the document, which does not say whether
+/// the service recorded the check: the crate's client asks `checkresult`
+/// by `order_id` before sending it again, and ends with the result either
+/// way, never with a 90104 and no result.
+#[tokio::test]
+async fn the_crates_client_after_90105_under_both_readings() {
+    for record_first in [false, true] {
+        let clock = std::sync::Arc::new(paybridge::sandbox::ManualClock::new(START_MS));
+        let c = clock.clone();
+        let api = start_with(move |config| {
+            config.rate_limit = 2;
+            config.record_before_limit = record_first;
+            config.clock = c;
+        })
+        .await;
+        for i in 0..2 {
+            assert_eq!(code(&api.card(&format!("fill-{i}"), &card_fields(1)).await).1, "10200");
+        }
+        let (o, paths) =
+            drive_with(&api, Operation::CardCheck, fields_json(&card_fields(8)), false, &|| clock.advance(Duration::from_secs(1))).await;
+        assert_eq!(o.state, Verdict::Inconsistent, "record_first {record_first}");
+        if record_first {
+            assert_eq!(paths, [CARD_CHECK_PATH, CHECK_RESULT_PATH], "found by order_id, not sent again");
+            assert_eq!(o.return_code, "20000");
+        } else {
+            assert_eq!(paths, [CARD_CHECK_PATH, CHECK_RESULT_PATH, CARD_CHECK_PATH], "not recorded: sent again");
+            assert_eq!(o.return_code, "10200");
+        }
+    }
+}
+
+/// "Joint-debugging environment mock for cardcheck: the result depends only
+/// on the ID number; an ID number starting with 1-7 yields consistent,
+/// starting with 8-9 yields inconsistent." The sandbox checks the
+/// document's formats, not the client's Luhn digit or check digit.
+#[tokio::test]
+async fn the_mock_decides_on_the_id_numbers_first_digit_alone() {
+    let api = start().await;
+    let f = [("full_name", "A"), ("acct_no", "6222021234567890123"), ("id_number", "800000000000000000"), ("source_channel", "0")];
+    let r = api.card("mock-8", &f).await;
+    assert_eq!(code(&r), (200, "10200".into()), "{}", r.body);
+    assert_eq!(data(&r)["resp_code"], "01");
+    let r = api
+        .card(
+            "mock-1",
+            &[("full_name", "A"), ("acct_no", "6222021234567890123"), ("id_number", "100000000000000000"), ("source_channel", "0")],
+        )
+        .await;
+    assert_eq!(data(&r)["resp_code"], "00");
+    let r = api.name("mock-n", &[("full_name", "A"), ("id_number", "900000000000000000"), ("source_channel", "0")]).await;
+    assert_eq!((code(&r).1.as_str(), data(&r)["resp_code"].as_str()), ("10400", Some("01")));
+    // Its formats still hold: 18 characters.
+    assert_eq!(
+        code(&api.name("mock-short", &[("full_name", "A"), ("id_number", "90000000000000000"), ("source_channel", "0")]).await).1,
+        "90101"
+    );
+    // A notification address the sandbox does not post to is said so in
+    // the answer itself.
+    let mut f = card_fields(3);
+    f.push(("mer_bg_url", "https://merchant.example/notify"));
+    let r = api.card("mock-away", &f).await;
+    assert_eq!(code(&r).1, "10201");
+    let m = data(&r)["return_message"].as_str().unwrap().to_string();
+    assert!(m.contains("not notified") && m.contains("loopback"), "{m}");
 }

@@ -78,8 +78,14 @@ fn call(config: &Config, op: Operation, fields: Json) -> Call {
     Call::new(config, op, fields, false, NOW, [3; 16])
 }
 
+/// An answer carrying `pairs`, and `service_date` (required in every
+/// answer that reports a state) unless they name it.
 fn answer_with(pairs: &[(&str, &str)]) -> (u16, String) {
-    let d = Json::obj(pairs.iter().map(|(k, v)| (*k, Json::str(v))).collect());
+    let mut d: Vec<(&str, Json)> = pairs.iter().map(|(k, v)| (*k, Json::str(v))).collect();
+    if !pairs.iter().any(|(k, _)| *k == "service_date") {
+        d.push(("service_date", Json::str("20240101")));
+    }
+    let d = Json::obj(d);
     (200, encode_envelope(&d.to_text(), "sig"))
 }
 
@@ -250,7 +256,7 @@ fn service_date_and_list_items() {
     assert_eq!(o.problems[0].code, "required");
     // A notification's items are checked the same way.
     let n = parse_notification(&Json::str(
-        "seq_id=S&order_id=o&return_code=10200&resp_code=00&service_date=20240102&face_identify_list=%5B%7B%22personId%22%3A%22p%22%7D%5D&sign=x",
+        "seq_id=S&order_id=o&return_code=10200&resp_code=00&resp_info=ok&full_name=A&service_date=20240102&face_identify_list=%5B%7B%22personId%22%3A%22p%22%7D%5D&sign=x",
     ))
     .unwrap();
     assert_eq!(n.outcome.service_date.as_deref(), Some("20240102"));
@@ -263,17 +269,209 @@ fn records_keep_proto_and_constructor_keys_as_members() {
     // What the edge turns into own properties (web/convert.rs `define`):
     // the core keeps every key as it came, from JSON and from form bodies.
     let (r, _) = run(call(&config(), Operation::CheckResult, j(r#"{"seqId":"S-1"}"#)), |_| {
-        let d = r#"{"return_code":"20000","resp_code":"00","__proto__":{"polluted":"yes"},"constructor":"c","file_list":[{"__proto__":{"x":1},"file_id":"f","file_type":"00","file_source":"JVS"}]}"#;
+        let d = r#"{"return_code":"20000","resp_code":"00","service_date":"20240101","__proto__":{"polluted":"yes"},"constructor":"c","file_list":[{"__proto__":{"x":1},"file_id":"f","file_type":"00","file_source":"JVS"}]}"#;
         Some((200, encode_envelope(d, "sig")))
     });
     let record = r.unwrap().record.unwrap();
     let keys: Vec<&str> = record.as_obj().unwrap().iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, ["return_code", "resp_code", "__proto__", "constructor", "file_list"]);
+    assert_eq!(keys, ["return_code", "resp_code", "service_date", "__proto__", "constructor", "file_list"]);
     let item = &record.get("file_list").and_then(|l| if let Json::Arr(a) = l { a.first().cloned() } else { None }).unwrap();
     assert!(item.get("__proto__").is_some());
-    let n = parse_notification(&Json::str("seq_id=S&order_id=o&return_code=10200&__proto__=x&constructor=y&sign=s")).unwrap();
+    let n =
+        parse_notification(&Json::str("seq_id=S&order_id=o&return_code=10200&resp_info=r&full_name=A&__proto__=x&constructor=y&sign=s"))
+            .unwrap();
     let rec = n.outcome.record.unwrap();
     assert_eq!(rec.get("__proto__"), Some(&Json::str("x")));
     assert_eq!(rec.get("constructor"), Some(&Json::str("y")));
     assert!(n.sign_input.contains("__proto__=x"), "the signed input covers them too");
+}
+
+// ------------------------------------------- the document's rules, round 2
+
+/// Every accepted `paths` entry, resolved by the WHATWG URL parser (the
+/// `url` crate, as `fetch` resolves it), stays under `baseUrl`.
+#[test]
+fn accepted_paths_stay_under_base_url_once_parsed() {
+    use paybridge::verify::config::check_path;
+    let base = "https://gw.example.com/auth";
+    let mut candidates: Vec<String> = vec![
+        "/api/%2e%2e/%2e%2e/admin/checkresult".into(),
+        "/api/.%2E/x".into(),
+        "/api/%2E./x".into(),
+        "/%2F%2Fevil.example/x".into(),
+        "/api/%2e/x".into(),
+        "/api/v4/checkresult".into(),
+        "/api/..%2e/x".into(),
+    ];
+    let parts = ["", ".", "..", "%2e", "%2E", "%2e%2e", ".%2e", "%2e.", "%2f", "%2F", "%5c", "a", "%2e%2e%2e", "x%2e"];
+    for a in parts {
+        for b in parts {
+            candidates.push(format!("/{a}/{b}/checkresult"));
+            candidates.push(format!("/api/{a}{b}"));
+        }
+    }
+    let mut accepted = 0;
+    for path in &candidates {
+        let Ok(p) = check_path("checkResult", path) else {
+            let e = check_path("checkResult", path).unwrap_err();
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("paths.checkResult")), "{path}");
+            continue;
+        };
+        accepted += 1;
+        let u = url::Url::parse(&format!("{base}{p}")).unwrap();
+        assert_eq!(u.host_str(), Some("gw.example.com"), "{path}");
+        assert!(u.path().starts_with("/auth/"), "{path} resolves to {}", u.path());
+        assert!(!u.path().to_ascii_lowercase().contains("%2f"), "{path}");
+    }
+    assert!(accepted > 20, "{accepted}");
+    for bad in ["/api/%2e%2e/%2e%2e/admin/checkresult", "/api/.%2E/x", "/%2F%2Fevil.example/x"] {
+        assert!(check_path("checkResult", bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn ipv6_loopback_is_loopback_and_no_other_ipv6_address() {
+    use paybridge::verify::config::check_base_url;
+    for yes in ["http://[::1]:18700", "http://localhost:1", "http://127.0.0.1"] {
+        let b = check_base_url(yes).unwrap_or_else(|e| panic!("{yes}: {e}"));
+        assert!(is_loopback(&b), "{yes}");
+        assert_eq!(check_verify(is_loopback(&b), VerifyOption::Absent), Ok(false), "{yes} needs no verify");
+    }
+    for other in ["http://[::2]:18700", "http://[fe80::1]", "http://[::ffff:127.0.0.1]"] {
+        assert!(!is_loopback(other), "{other}");
+        assert_eq!(check_base_url(other).unwrap_err().field.as_deref(), Some("baseUrl"), "{other}");
+    }
+}
+
+/// Drives `call` as `run` does, the `verify` hook answering `verdict`.
+fn run_verifying(mut call: Call, verdict: bool, mut answer: impl FnMut(&Request) -> Option<(u16, String)>) -> Result<Outcome, PayError> {
+    let mut event = Event::Start;
+    for _ in 0..50 {
+        event = match call.next(event) {
+            Step::NeedEncrypt(f) => Event::Encrypted(f.iter().map(|(_, v)| v.clone()).collect()),
+            Step::NeedSign(_) => Event::Signed("sig".into()),
+            Step::Send(req) => match answer(&req) {
+                Some((status, body)) => Event::Response { status, body },
+                None => Event::NoAnswer,
+            },
+            Step::NeedVerify { .. } => Event::Verified(verdict),
+            Step::Sleep(_) => Event::Slept,
+            Step::Done(r) => return r,
+        };
+    }
+    panic!("the call did not end");
+}
+
+#[test]
+fn bare_result_query_failures_are_states_even_with_verify() {
+    // "The checkresult failure sample shows return_code and return_message
+    // at top level, without the envelope."
+    let query = || Call::new(&config(), Operation::CheckResult, j(r#"{"orderId":"o-1","orderDate":"20240101"}"#), true, NOW, [3; 16]);
+    let bare = |code: &str| Some((400, format!(r#"{{"return_code":"{code}","return_message":"m"}}"#)));
+    let o = run_verifying(query(), true, |_| bare("20011")).unwrap();
+    assert_eq!((o.state, o.return_code.as_str()), (State::NotFound, "20011"));
+    let o = run_verifying(query(), true, |_| bare("20010")).unwrap();
+    assert_eq!(o.state, State::Failed);
+    // A bare 20000 or 20012, a bare answer carrying resp_code, and a
+    // signed answer the hook rejects stay bad_signature.
+    for body in [
+        r#"{"return_code":"20000","resp_code":"00","service_date":"20240101"}"#,
+        r#"{"return_code":"20012","service_date":"20240101"}"#,
+        r#"{"return_code":"20011","resp_code":"00"}"#,
+        r#"{"return_code":"20010","mp_ssim":"99"}"#,
+    ] {
+        let e = run_verifying(query(), true, |_| Some((400, body.into()))).unwrap_err();
+        assert_eq!(e.code, Code::BadSignature, "{body}");
+    }
+    let e = run_verifying(query(), false, |_| Some(answer_with(&[("return_code", "20011")]))).unwrap_err();
+    assert_eq!(e.code, Code::BadSignature);
+    // A lost check followed by bare 20011 answers ends not_found, asked
+    // again within the budget first.
+    let mut sent = 0;
+    let check = Call::new(&config(), Operation::CardCheck, card(), true, NOW, [3; 16]);
+    let o = run_verifying(check, true, |_| {
+        sent += 1;
+        if sent == 1 {
+            None
+        } else {
+            bare("20011")
+        }
+    })
+    .unwrap();
+    assert_eq!(o.state, State::NotFound);
+    assert_eq!(sent, 4, "the check, then three queries");
+}
+
+#[test]
+fn required_fields_and_echoes_are_never_a_silent_success() {
+    // "service_date | String | Y | Date at the authentication system."
+    let d = Json::obj(vec![("return_code", Json::str("10200")), ("resp_code", Json::str("00"))]);
+    let (r, _) = run(call(&config(), Operation::CardCheck, card()), |_| Some((200, encode_envelope(&d.to_text(), "s"))));
+    let e = r.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some("service_date")));
+    // A failed call needs none: it dates nothing.
+    let d = Json::obj(vec![("return_code", Json::str("90101"))]);
+    let (r, _) = run(call(&config(), Operation::CardCheck, card()), |_| Some((400, encode_envelope(&d.to_text(), "s"))));
+    assert_eq!(r.unwrap().state, State::CallFailed);
+    // "order_date | String | Y | Echo of the request date."
+    let mut fields = card();
+    if let Json::Obj(m) = &mut fields {
+        m.push(("order_date".into(), Json::str("20240101")));
+    }
+    let (r, _) = run(call(&config(), Operation::CardCheck, fields), |_| {
+        Some(answer_with(&[("return_code", "10200"), ("resp_code", "00"), ("order_date", "19990101")]))
+    });
+    let e = r.unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some("order_date")));
+    assert!(e.message.contains("19990101") && e.message.contains("20240101"), "{}", e.message);
+    // A query by order_id without its date takes the record's date.
+    let q = j(r#"{"orderId":"o-1"}"#);
+    let (r, _) = run(call(&config(), Operation::CheckResult, q), |_| {
+        Some(answer_with(&[("return_code", "20000"), ("resp_code", "00"), ("order_id", "o-1"), ("order_date", "19990101")]))
+    });
+    assert_eq!(r.unwrap().order_date, "19990101");
+    // "The asynchronous result of cardcheck is described with resp_code
+    // (Y), resp_info (Y), full_name (Y)."
+    for (form, field) in [
+        ("seq_id=S&order_id=o&return_code=10200&resp_code=00&resp_info=ok&sign=x", "full_name"),
+        ("seq_id=S&order_id=o&return_code=10200&resp_code=00&full_name=A&sign=x", "resp_info"),
+    ] {
+        let e = parse_notification(&Json::str(form)).unwrap_err();
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some(field)), "{form}");
+    }
+}
+
+#[test]
+fn scores_outside_0_to_100_are_problems_and_never_pass() {
+    use paybridge::verify::passes_threshold;
+    let (r, _) = run(call(&config(), Operation::CheckResult, j(r#"{"seqId":"S-1"}"#)), |_| {
+        Some(answer_with(&[("return_code", "20000"), ("resp_code", "00"), ("mp_ssim", "150")]))
+    });
+    let o = r.unwrap();
+    assert_eq!(o.score, None);
+    let p: Vec<(&str, &str)> = o.problems.iter().map(|p| (p.field.as_str(), p.code)).collect();
+    assert_eq!(p, [("mp_ssim", "range")]);
+    let n =
+        parse_notification(&Json::str("seq_id=S&order_id=o&return_code=10200&resp_code=00&resp_info=r&full_name=A&mp_ssim=high&sign=x"))
+            .unwrap();
+    assert_eq!(n.outcome.problems[0].code, "format");
+    assert!(!passes_threshold(150.0, 60.0));
+    assert!(passes_threshold(60.5, 60.0));
+}
+
+#[test]
+fn strict_false_sends_what_the_documents_formats_allow() {
+    let f = j(r#"{"full_name":"A","acct_no":"6222021234567890123","id_number":"800000000000000000","source_channel":"0"}"#);
+    let (r, log) = run(call(&config(), Operation::CardCheck, f.clone()), |_| panic!("nothing may be sent"));
+    let e = r.unwrap_err();
+    assert_eq!(e.code, Code::InvalidRequest);
+    assert!(log.sent.is_empty());
+    let lax = config().with_strict(false);
+    let (r, log) = run(call(&lax, Operation::CardCheck, f), |_| Some(answer_with(&[("return_code", "10200"), ("resp_code", "01")])));
+    assert_eq!(r.unwrap().state, State::Inconsistent);
+    assert_eq!(log.sent[0].param("id_number"), Some("800000000000000000"));
+    // The document's formats still hold: 18 characters, digits.
+    let short = j(r#"{"full_name":"A","acct_no":"6222021234567890123","id_number":"80000000000000000","source_channel":"0"}"#);
+    let (r, _) = run(call(&lax, Operation::CardCheck, short), |_| panic!("nothing may be sent"));
+    assert_eq!(r.unwrap_err().details[0].code, "length");
 }

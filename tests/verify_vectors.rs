@@ -245,8 +245,14 @@ enum Reply {
     Lost,
 }
 
+/// `data` of an answer: `pairs`, and `service_date` (required in every
+/// answer that reports a state) unless they name it.
 fn data(pairs: &[(&str, &str)]) -> Json {
-    Json::obj(pairs.iter().map(|(k, v)| (*k, Json::str(v))).collect())
+    let mut d: Vec<(&str, Json)> = pairs.iter().map(|(k, v)| (*k, Json::str(v))).collect();
+    if !pairs.iter().any(|(k, _)| *k == "service_date") {
+        d.push(("service_date", Json::str("20240101")));
+    }
+    Json::obj(d)
 }
 
 #[derive(Default)]
@@ -439,7 +445,7 @@ fn card_check_request_shape_and_generated_ids() {
 #[test]
 fn checkresult_by_seq_id() {
     let answer = j(
-        r#"{"return_code":"20000","resp_code":"00","resp_info":"一致","seq_id":"S-1","order_id":"orig-7","order_date":"20231230","mp_ssim":"72.5","full_name":"张三","id_number":"440524188001010014","file_list":[{"file_id":"f1","file_type":"00","file_source":"JVS"}],"face_identify_list":[{"personId":"p","fileId":"f","personName":"张三","score":"72.5"}],"authorization_info":"auth","encrypt_method":"SM4"}"#,
+        r#"{"return_code":"20000","service_date":"20240101","resp_code":"00","resp_info":"一致","seq_id":"S-1","order_id":"orig-7","order_date":"20231230","mp_ssim":"72.5","full_name":"张三","id_number":"440524188001010014","file_list":[{"file_id":"f1","file_type":"00","file_source":"JVS"}],"face_identify_list":[{"personId":"p","fileId":"f","personName":"张三","score":"72.5"}],"authorization_info":"auth","encrypt_method":"SM4"}"#,
     );
     let a2 = answer.clone();
     let (result, log) = run(op_call(Operation::CheckResult, j(r#"{"seqId":"S-1"}"#), 3, true), Some(&sandbox_verify), move |_| {
@@ -640,12 +646,20 @@ fn lost_answers_everywhere_end_in_transport_after_the_budget() {
     assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH]);
 }
 
+/// 90105 under both readings of the document (which says nothing of
+/// what follows it): before the check goes again, or at a 90104 that
+/// follows one, the client asks `checkresult` by `order_id`.
 #[test]
-fn too_frequent_backs_off_and_retries_within_the_budget() {
-    let mut n = 0;
-    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |_| {
-        n += 1;
-        if n < 3 {
+fn too_frequent_asks_the_result_before_sending_the_check_again() {
+    // The service limits before recording: the query finds nothing (20011),
+    // and the same signed check goes again.
+    let mut checks = 0;
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |r| {
+        if r.method == "GET" {
+            return Reply::Signed(400, data(&[("return_code", "20011")]));
+        }
+        checks += 1;
+        if checks < 3 {
             Reply::Signed(200, data(&[("return_code", "90105")]))
         } else {
             Reply::Signed(200, data(&[("return_code", "10200"), ("resp_code", "00")]))
@@ -653,15 +667,55 @@ fn too_frequent_backs_off_and_retries_within_the_budget() {
     });
     assert_eq!(result.unwrap().state, State::Consistent);
     assert_eq!(log.slept, [100, 200], "a growing delay");
-    assert_eq!(log.paths(), [CARD_CHECK_PATH; 3]);
-    assert_eq!(log.signed.len(), 1);
+    assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH, CARD_CHECK_PATH, CHECK_RESULT_PATH, CARD_CHECK_PATH]);
+    assert_eq!(log.sent[0], log.sent[2], "the same signed check");
+    assert_eq!(log.sent[2], log.sent[4]);
+    assert_eq!(log.sent[1].param("order_id"), log.sent[0].param("order_id"));
+    assert_eq!(log.sent[1].param("seq_id"), Some(""), "by order_id");
+
+    // The service records before limiting: the query gives the result, and
+    // the check is not sent again (it would be 90104).
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |r| {
+        if r.method == "GET" {
+            Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "01")]))
+        } else {
+            Reply::Signed(200, data(&[("return_code", "90105")]))
+        }
+    });
+    let o = result.unwrap();
+    assert_eq!((o.state, o.return_code.as_str()), (State::Inconsistent, "20000"));
+    assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH]);
+
+    // Recorded between the query and the second send: that send's 90104 is
+    // recovered by order_id too.
+    let (mut checks, mut queries) = (0, 0);
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 3, false), None, |r| {
+        if r.method == "GET" {
+            queries += 1;
+            return if queries == 1 {
+                Reply::Signed(400, data(&[("return_code", "20011")]))
+            } else {
+                Reply::Signed(200, data(&[("return_code", "20000"), ("resp_code", "00")]))
+            };
+        }
+        checks += 1;
+        Reply::Signed(200, data(&[("return_code", if checks == 1 { "90105" } else { "90104" })]))
+    });
+    let o = result.unwrap();
+    assert_eq!((o.state, o.return_code.as_str()), (State::Consistent, "20000"));
+    assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH, CARD_CHECK_PATH, CHECK_RESULT_PATH]);
+
     // Past the budget the 90105 answer is the outcome.
-    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 2, false), None, |_| {
-        Reply::Raw(200, r#"{"return_code":"90105","return_message":"too frequent"}"#)
+    let (result, log) = run(op_call(Operation::CardCheck, card_fields(), 2, false), None, |r| {
+        if r.method == "GET" {
+            Reply::Signed(400, data(&[("return_code", "20011")]))
+        } else {
+            Reply::Raw(200, r#"{"return_code":"90105","return_message":"too frequent"}"#)
+        }
     });
     let o = result.unwrap();
     assert_eq!((o.state, o.return_code.as_str()), (State::CallFailed, "90105"));
-    assert_eq!(log.sent.len(), 2);
+    assert_eq!(log.paths(), [CARD_CHECK_PATH, CHECK_RESULT_PATH, CARD_CHECK_PATH]);
     assert_eq!(log.slept, [100]);
 }
 
@@ -800,7 +854,14 @@ fn notification_with_the_sandbox_signature() {
 
 #[test]
 fn notifications_are_handled_once_per_seq_id() {
-    let body = signed_form(&[("seq_id", "S-6"), ("order_id", "o-6"), ("return_code", "10200"), ("resp_code", "01")]);
+    let body = signed_form(&[
+        ("seq_id", "S-6"),
+        ("order_id", "o-6"),
+        ("return_code", "10200"),
+        ("resp_code", "01"),
+        ("resp_info", "inconsistent"),
+        ("full_name", "A"),
+    ]);
     let mut seen = SeenSeqIds::new(16);
     let mut handled = 0;
     for _ in 0..3 {

@@ -1,10 +1,11 @@
 //! The wallet's answer: its result mapped, then the merchant's `confirm`
 //! hook awaited when there is one.
 
+use super::hooks::{self, Awaited, Failure};
 use super::io::{Got, Hook};
 use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
 use crate::action::{Action, Options};
-use crate::error::{cat, push_u64, Code, PayError};
+use crate::error::{cat, Code, PayError};
 use crate::outcome::{self, Callback, PayResult, Status};
 use crate::prelude::*;
 
@@ -59,8 +60,7 @@ impl<V: Clone> Run<V> {
     fn await_confirm(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Confirming;
         self.result = Some((result.clone(), raw.clone()));
-        out.push(Cmd::SetTimer(Timer::Await, self.opts.confirm_timeout_ms));
-        out.push(Cmd::Await(CONFIRM, Hook::Confirm(Box::new((result, raw)))));
+        hooks::ask(out, CONFIRM, Hook::Confirm(Box::new((result, raw))), self.opts.confirm_timeout_ms);
     }
 
     /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
@@ -109,15 +109,8 @@ impl<V: Clone> Run<V> {
                     }
                 }
             }
-            Input::Rejected(CONFIRM, t, threw) => {
-                (failed(if threw { "the confirm hook threw" } else { "the confirm hook failed" }.into()), Some(t))
-            }
-            Input::Timer(Timer::Await) => {
-                let mut m = String::from("the confirm hook did not answer within ");
-                push_u64(&mut m, self.opts.confirm_timeout_ms as u64);
-                m.push_str(" ms (confirmTimeoutMs)");
-                (failed(m), None)
-            }
+            Input::Rejected(CONFIRM, t, threw) => (hooks::failed(Awaited::Confirm, Failure::thrown(threw)), Some(t)),
+            Input::Timer(Timer::Await) => (hooks::failed(Awaited::Confirm, Failure::Late(self.opts.confirm_timeout_ms)), None),
             _ => return,
         };
         self.phase = Phase::Over;

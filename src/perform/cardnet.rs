@@ -12,11 +12,12 @@
 //! passed the strict check, `allowedHosts` included); an `order` that never
 //! answers ends the run after `confirmTimeoutMs`, freeing the payment slot.
 
+use super::hooks::{self, Awaited, Failure};
 use super::io::{Got, Hook};
 use super::{Cmd, Detail, Input, Out, Run, Timer, World};
 use crate::action::{plan, Action, Options};
 use crate::authorize::{cardnet_order, AuthCallback};
-use crate::error::{cat, push_u64, Code, PayError};
+use crate::error::{cat, Code, PayError};
 use crate::json::{json_obj, Json};
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
@@ -49,8 +50,7 @@ impl<V: Clone> CardnetRun<V> {
         match cardnet_order(cb, now_ms) {
             Ok(order) => {
                 out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str("order") })));
-                out.push(Cmd::SetTimer(Timer::Await, run.opts.confirm_timeout_ms));
-                out.push(Cmd::Await(ORDER, Hook::Order(Box::new(order))));
+                hooks::ask(out, ORDER, Hook::Order(Box::new(order)), run.opts.confirm_timeout_ms);
                 run.phase = Phase::Ordering;
             }
             Err(e) => out.push(Cmd::Fail(e, None, None)),
@@ -86,18 +86,10 @@ impl<V: Clone> CardnetRun<V> {
                     Err(e) => (e, None),
                 }
             }
-            Input::Rejected(ORDER, t, threw) => {
-                let what = if threw { "the order function threw" } else { "the order function failed" };
-                (PayError::field(Code::Transport, "order", what), Some(t))
-            }
-            Input::Timer(Timer::Await) => {
-                // A merchant call that never answers must not hold the
-                // payment slot for the rest of the page's life.
-                let mut m = String::from("order did not answer within ");
-                push_u64(&mut m, self.opts.confirm_timeout_ms as u64);
-                m.push_str(" ms (confirmTimeoutMs)");
-                (PayError::field(Code::Transport, "order", m), None)
-            }
+            Input::Rejected(ORDER, t, threw) => (hooks::failed(Awaited::Order, Failure::thrown(threw)), Some(t)),
+            // A merchant call that never answers must not hold the payment
+            // slot for the rest of the page's life.
+            Input::Timer(Timer::Await) => (hooks::failed(Awaited::Order, Failure::Late(self.opts.confirm_timeout_ms)), None),
             _ => return,
         };
         self.phase = Phase::Over;

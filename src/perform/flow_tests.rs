@@ -103,9 +103,9 @@ fn cardnet_fails_before_ordering_on_a_callback_that_cannot_pay() {
 #[test]
 fn cardnet_order_failures_time_out_and_wrong_payments_end_the_run() {
     let cases: [(Input<u32>, &str, &str); 5] = [
-        (Input::Rejected(1, 5, true), "transport", "the order function threw"),
-        (Input::Rejected(1, 5, false), "transport", "the order function failed"),
-        (Input::Timer(Timer::Await), "transport", "order did not answer within 700 ms (confirmTimeoutMs)"),
+        (Input::Rejected(1, 5, true), "transport", "the order hook threw"),
+        (Input::Rejected(1, 5, false), "transport", "the order hook's promise rejected"),
+        (Input::Timer(Timer::Await), "transport", "the order hook did not answer within 700 ms (confirmTimeoutMs)"),
         (
             Input::Settled(1, payment(r#"{"pay_channel":"wallet1","pay_info":"https://p.example/x"}"#)),
             "invalid_payment",
@@ -185,7 +185,7 @@ fn a_call_signs_sends_and_resolves_through_a_transport() {
     let out = run.feed(Input::Settled(1, Got::Text(Ok("sig".into()))), &net);
     assert_eq!(kinds(&out), ["clear Await", "timer Await 500", "await send 2"]);
     assert_eq!(run.expects(), Expect::Answer);
-    let ok = body(r#"{"return_code":"10200","resp_code":"00"}"#);
+    let ok = body(r#"{"return_code":"10200","resp_code":"00","service_date":"20240101"}"#);
     let out = run.feed(Input::Settled(2, Got::Answer(Ok((200, ok)))), &net);
     assert_eq!(kinds(&out), ["clear Await", "resolve"]);
     assert!(run.over());
@@ -199,7 +199,8 @@ fn fetch_answers_are_read_for_their_body_under_the_same_deadline() {
     let out = run.feed(Input::Settled(2, Got::Response(Ok(200), 4)), &net);
     assert_eq!(kinds(&out), ["await body 3"], "no new timer: the request's deadline holds");
     assert!(run.feed(Input::Settled(2, Got::Response(Ok(200), 4)), &net).is_empty(), "the request's token is spent");
-    let out = run.feed(Input::Settled(3, Got::Text(Ok(body(r#"{"return_code":"10200","resp_code":"00"}"#)))), &net);
+    let out =
+        run.feed(Input::Settled(3, Got::Text(Ok(body(r#"{"return_code":"10200","resp_code":"00","service_date":"20240101"}"#)))), &net);
     assert_eq!(kinds(&out), ["clear Await", "resolve"]);
 }
 
@@ -244,9 +245,9 @@ fn hooks_that_fail_answer_wrongly_or_late_end_the_call_naming_the_hook() {
             "invalid_options",
             "sign must return the signature as a string (or a Promise of one), not number",
         ),
-        (Input::Rejected(1, 5, true), "bridge_error", "the sign hook threw"),
-        (Input::Rejected(1, 5, false), "bridge_error", "the sign hook's promise rejected"),
-        (Input::Timer(Timer::Await), "bridge_error", "the sign hook did not answer within 500 ms (timeoutMs)"),
+        (Input::Rejected(1, 5, true), "hook_failed", "the sign hook threw"),
+        (Input::Rejected(1, 5, false), "hook_failed", "the sign hook's promise rejected"),
+        (Input::Timer(Timer::Await), "hook_failed", "the sign hook did not answer within 500 ms (timeoutMs)"),
     ];
     for (input, code, message) in cases {
         let (mut run, _) = client(Operation::CardCheck, card(&[]), true, false, &net);
@@ -274,7 +275,7 @@ fn encrypted_fields_are_asked_for_one_at_a_time_before_signing() {
 
 #[test]
 fn a_notification_is_accepted_only_when_verify_says_true() {
-    let form = "seq_id=S1&order_id=o1&return_code=10200&resp_code=00&sign=abc";
+    let form = "seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=ok&full_name=A&sign=abc";
     let n = || crate::verify::parse_notification(&Json::str(form)).unwrap();
     let mut out: Vec<Cmd<u32>> = Vec::new();
     let mut run = NoticeRun::start(n(), 500, &mut out);
@@ -286,8 +287,8 @@ fn a_notification_is_accepted_only_when_verify_says_true() {
     for (input, code) in [
         (Input::Settled(1, Got::Flag(Ok(false))), "bad_signature"),
         (Input::Settled(1, Got::Flag(Err("string".into()))), "invalid_options"),
-        (Input::Rejected(1, 3, false), "bridge_error"),
-        (Input::Timer(Timer::Await), "bridge_error"),
+        (Input::Rejected(1, 3, false), "hook_failed"),
+        (Input::Timer(Timer::Await), "hook_failed"),
     ] {
         let mut run = NoticeRun::start(n(), 500, &mut Vec::<Cmd<u32>>::new());
         let mut out = Vec::new();

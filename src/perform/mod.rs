@@ -41,6 +41,7 @@ mod call;
 mod cardnet;
 #[cfg(test)]
 mod flow_tests;
+pub mod hooks;
 mod io;
 #[cfg(test)]
 mod tests;

@@ -189,7 +189,7 @@ fn confirm_turns_the_hint_into_a_verified_status_or_fails_keeping_it() {
             Input::Settled(1, Got::Text(Ok("yes".into()))),
             "the confirm hook answered yes; it must answer a PayResult status such as \"succeeded\"",
         ),
-        (Input::Rejected(1, 5, false), "the confirm hook failed"),
+        (Input::Rejected(1, 5, false), "the confirm hook's promise rejected"),
         (Input::Rejected(1, 5, true), "the confirm hook threw"),
         (Input::Timer(Timer::Await), "the confirm hook did not answer within 700 ms (confirmTimeoutMs)"),
     ] {

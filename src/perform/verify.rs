@@ -6,8 +6,9 @@
 //! (the caller's `transport`, or `fetch` and then its body, both under one
 //! deadline), and a timer for the pause between tries.
 //!
-//! What must stay true: a hook that throws, rejects, answers the wrong type
-//! or does not answer in time fails the call naming the hook; a request
+//! What must stay true: a hook that throws, rejects or does not answer in
+//! time fails the call `hook_failed` naming the hook ([`super::hooks`]), one
+//! that answers the wrong type `invalid_options`; a request
 //! that throws, rejects or does not answer in time is "no answer", for the
 //! [`Call`] to decide on, and the call's last transport error says what
 //! the last try met; a request answered with something that is no answer
@@ -15,6 +16,7 @@
 //! with no `text()`) fails the call; an answer that settles after its
 //! time-out (its token is no longer the one awaited) changes nothing.
 
+use super::hooks::{self, Awaited, Failure};
 use super::io::{Expect, Got, Hook};
 use super::{Cmd, Input, Out, Timer};
 use crate::error::{cat, push_u64, Code, PayError};
@@ -62,31 +64,17 @@ pub struct VerifyRun<V> {
     last: Option<(String, Option<V>)>,
 }
 
-/// The hook being awaited, by name.
-fn hook_name(w: Waiting) -> &'static str {
+/// The hook being awaited.
+fn hook_of(w: Waiting) -> Awaited {
     match w {
-        Waiting::Encrypt => "encrypt",
-        Waiting::Sign => "sign",
-        _ => "verify",
+        Waiting::Encrypt => Awaited::Encrypt,
+        Waiting::Sign => Awaited::Sign,
+        _ => Awaited::Verify,
     }
 }
 
 fn bad_option(field: &str, message: &str) -> PayError {
     PayError::field(Code::InvalidOptions, field, cat!(field, " ", message))
-}
-
-/// A hook that threw or rejected (with the value as the error's cause).
-fn hook_failed(name: &str, threw: bool) -> PayError {
-    let what = if threw { cat!("the ", name, " hook threw") } else { cat!("the ", name, " hook's promise rejected") };
-    PayError::field(Code::BridgeError, name, what)
-}
-
-/// A hook that did not answer within `ms`.
-fn hook_late(name: &str, ms: u32) -> PayError {
-    let mut m = cat!("the ", name, " hook did not answer within ");
-    push_u64(&mut m, ms as u64);
-    m.push_str(" ms (timeoutMs)");
-    PayError::field(Code::BridgeError, name, m)
 }
 
 /// `verify` answered something that is not a boolean (of type `ty`).
@@ -160,7 +148,7 @@ impl<V> VerifyRun<V> {
                     (Waiting::Send, false, true) => "fetch threw",
                     (Waiting::Send, false, false) => "the request failed",
                     (Waiting::Body(_), ..) => "the answer's body could not be read",
-                    (w, ..) => return self.fail(hook_failed(hook_name(w), threw), Some(v), out),
+                    (w, ..) => return self.fail(hooks::failed(hook_of(w), Failure::thrown(threw)), Some(v), out),
                 };
                 self.last = Some((cat!(what, &s.describe(&v)), Some(v)));
                 self.next(Event::NoAnswer, s, out)
@@ -173,7 +161,7 @@ impl<V> VerifyRun<V> {
                     self.last = Some((m, None));
                     self.next(Event::NoAnswer, s, out)
                 } else {
-                    self.fail(hook_late(hook_name(self.waiting), self.timeout_ms), None, out)
+                    self.fail(hooks::failed(hook_of(self.waiting), Failure::Late(self.timeout_ms)), None, out)
                 }
             }
             Input::Timer(Timer::Sleep) if self.waiting == Waiting::Sleep => self.next(Event::Slept, s, out),
@@ -225,8 +213,7 @@ impl<V> VerifyRun<V> {
     /// Awaits `hook` under the run's time-out.
     fn ask(&mut self, hook: Hook<V>, out: &mut impl Out<V>) {
         self.token += 1;
-        out.push(Cmd::SetTimer(Timer::Await, self.timeout_ms));
-        out.push(Cmd::Await(self.token, hook));
+        hooks::ask(out, self.token, hook, self.timeout_ms);
     }
 
     /// Tells the call what happened, and does what it asks next.
@@ -296,8 +283,7 @@ pub struct NoticeRun {
 
 impl NoticeRun {
     pub fn start<V>(n: Notification, timeout_ms: u32, out: &mut impl Out<V>) -> NoticeRun {
-        out.push(Cmd::SetTimer(Timer::Await, timeout_ms));
-        out.push(Cmd::Await(1, Hook::Verify(Box::new((n.sign_input.clone(), n.sign.clone())))));
+        hooks::ask(out, 1, Hook::Verify(Box::new((n.sign_input.clone(), n.sign.clone()))), timeout_ms);
         NoticeRun { notice: Some(n), timeout_ms }
     }
 
@@ -316,8 +302,8 @@ impl NoticeRun {
                 None => return,
             },
             Input::Settled(1, Got::Flag(Err(ty))) => (not_flag(&ty), None),
-            Input::Rejected(1, v, threw) => (hook_failed("verify", threw), Some(v)),
-            Input::Timer(Timer::Await) => (hook_late("verify", self.timeout_ms), None),
+            Input::Rejected(1, v, threw) => (hooks::failed(Awaited::Verify, Failure::thrown(threw)), Some(v)),
+            Input::Timer(Timer::Await) => (hooks::failed(Awaited::Verify, Failure::Late(self.timeout_ms)), None),
             _ => return,
         };
         self.notice = None;

@@ -21,7 +21,7 @@ authorization pages on one local address.
 
 usage: sandbox [--port N] [--www DIR] [--pkg DIR] [--notify-delay-ms N]
                [--notify-attempts N] [--notify-retry-ms N]
-               [--secret S] [--app-token T] [--rate-limit N]
+               [--secret S] [--app-token T] [--rate-limit N] [--rate-limit-mode M]
 
   --port N             PORT              port on 127.0.0.1 (default 8080; 0 picks one)
   --www DIR            SANDBOX_WWW       demo pages served at / (default www)
@@ -32,6 +32,8 @@ usage: sandbox [--port N] [--www DIR] [--pkg DIR] [--notify-delay-ms N]
   --secret S           SANDBOX_SECRET    signing key (default sandbox-secret)
   --app-token T        SANDBOX_APP_TOKEN authentication app_token, 40 characters
   --rate-limit N       RATE_LIMIT        requests per second per app_token (default 20; 0: no limit)
+  --rate-limit-mode M  RATE_LIMIT_MODE   limit-first (default: a 90105 check is not recorded) or
+                                         record-first (it is, and sending it again is 90104)
 
 Flags win over environment variables.
 ";
@@ -88,6 +90,10 @@ pub struct Config {
     pub app_token: String,
     /// Requests per second per `app_token`; 0 means no limit.
     pub rate_limit: u32,
+    /// A check over the rate is recorded before its `90105` (the other
+    /// reading of the document, which does not say): sent again, it is
+    /// `90104`, and `checkresult` by `order_id` finds it.
+    pub record_before_limit: bool,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -104,6 +110,7 @@ impl Default for Config {
             secret: DEFAULT_SECRET.to_string(),
             app_token: DEFAULT_APP_TOKEN.to_string(),
             rate_limit: 20,
+            record_before_limit: false,
             clock: Arc::new(SystemClock),
         }
     }
@@ -149,6 +156,13 @@ impl Config {
                 }
                 "app-token" => c.app_token = v.to_string(),
                 "rate-limit" => c.rate_limit = number("rate limit", v)?,
+                "rate-limit-mode" => {
+                    c.record_before_limit = match v {
+                        "limit-first" => false,
+                        "record-first" => true,
+                        _ => return Err(format!("the rate limit mode must be limit-first or record-first, not {v:?}")),
+                    }
+                }
                 _ => return Err(format!("unknown option --{key} (see --help)")),
             }
             Ok(())
@@ -163,6 +177,7 @@ impl Config {
             ("SANDBOX_SECRET", "secret"),
             ("SANDBOX_APP_TOKEN", "app-token"),
             ("RATE_LIMIT", "rate-limit"),
+            ("RATE_LIMIT_MODE", "rate-limit-mode"),
         ] {
             if let Some(v) = env(var) {
                 set(&mut c, key, &v).map_err(|e| format!("{var}: {e}"))?;
@@ -240,6 +255,9 @@ mod tests {
         assert!(parse(&["--secret="], &[]).is_err());
         assert!(parse(&["--notify-attempts", "0"], &[]).is_err());
         assert!(parse(&["--colour", "red"], &[]).is_err());
+        assert!(parse(&["--rate-limit-mode", "sometimes"], &[]).is_err());
+        assert!(parse(&["--rate-limit-mode", "record-first"], &[]).unwrap().record_before_limit);
+        assert!(!parse(&[], &[]).unwrap().record_before_limit);
         assert!(parse(&["--port"], &[]).is_err());
         assert!(parse(&["extra"], &[]).is_err());
         assert_eq!(parse(&["--help"], &[]).err().as_deref(), Some("help"));

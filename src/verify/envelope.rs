@@ -28,6 +28,9 @@ pub struct Envelope {
     pub signature: Option<String>,
     /// `return_code` of `data` (never empty).
     pub return_code: String,
+    /// The answer came without the envelope (`return_code` at the top
+    /// level, as the document's result-query failure sample).
+    pub bare: bool,
 }
 
 /// The non-empty string under `key` of an object.
@@ -81,7 +84,8 @@ pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
     let Some(return_code) = return_code_of(&data) else {
         return Err(bad(status, "data has no return_code"));
     };
-    Ok(Envelope { data, data_text, signature, return_code })
+    let bare = !matches!(top.get("data"), Some(Json::Str(_) | Json::Obj(_)));
+    Ok(Envelope { data, data_text, signature, return_code, bare })
 }
 
 /// The common envelope around `data_text` (a JSON object as text) and its
@@ -118,6 +122,7 @@ mod tests {
         assert_eq!(e.return_code, "10200");
         assert_eq!(e.data_text, r#"{"return_code":"10200","resp_code":"00","order_id":"o1"}"#);
         assert_eq!(e.signature.as_deref(), Some("abc"));
+        assert!(!e.bare);
         assert_eq!(text_field(&e.data, "resp_code").as_deref(), Some("00"));
     }
 
@@ -128,6 +133,7 @@ mod tests {
         assert_eq!(e.return_code, "90101");
         assert_eq!(e.signature, None);
         assert_eq!(e.data_text, body);
+        assert!(e.bare);
         let n = decode_envelope(400, r#"{"return_code":90105}"#).unwrap();
         assert_eq!(n.return_code, "90105");
     }

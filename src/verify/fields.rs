@@ -20,14 +20,16 @@ pub enum Kind {
     NameCheck,
 }
 
-/// Every problem of the fields of a `cardcheck` request (empty when valid).
+/// Every problem of the fields of a `cardcheck` request (empty when valid),
+/// strictly ([`validate`]).
 pub fn validate_card_check(fields: &Json) -> Vec<Problem> {
-    validate(Kind::CardCheck, fields)
+    validate(Kind::CardCheck, fields, true)
 }
 
-/// Every problem of the fields of a `namecheck` request (empty when valid).
+/// Every problem of the fields of a `namecheck` request (empty when valid),
+/// strictly ([`validate`]).
 pub fn validate_name_check(fields: &Json) -> Vec<Problem> {
-    validate(Kind::NameCheck, fields)
+    validate(Kind::NameCheck, fields, true)
 }
 
 /// `invalid_request` carrying every problem; the message is the first one's
@@ -79,7 +81,12 @@ fn mistyped(m: &[(String, Json)], name: &str) -> bool {
     m.iter().rev().find(|(k, _)| k == name).is_some_and(|(_, v)| !matches!(v, Json::Null | Json::Str(_)))
 }
 
-fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
+/// Every problem of the fields of a request of `kind`. `strict` (the
+/// client's default, `strict` of `AuthClient`) adds the checks the
+/// document does not make: a card number's Luhn digit and length (12 to
+/// 19), an ID number's date of birth and check digit. Without it only the
+/// document's formats are checked: digits, lengths, the final `X`.
+pub fn validate(kind: Kind, fields: &Json, strict: bool) -> Vec<Problem> {
     let mut out = Vec::new();
     let Some(m) = fields.as_obj() else {
         out.push(problem("fields", "type", cat!("fields must be an object, not ", fields.kind())));
@@ -118,14 +125,14 @@ fn validate(kind: Kind, fields: &Json) -> Vec<Problem> {
             if let Some(acct) = present("acct_no") {
                 // Card numbers carry a Luhn digit; a passbook (P), a virtual
                 // account (V) or a corporate account (acct_type E) need not.
-                let card = !matches!(present("card_type"), Some("P" | "V")) && present("acct_type") != Some("E");
+                let card = strict && !matches!(present("card_type"), Some("P" | "V")) && present("acct_type") != Some("E");
                 check_account_number(&mut out, acct, card);
             }
         }
         Kind::NameCheck => required(&mut out, "id_number", ""),
     }
     if let Some(id) = present("id_number") {
-        check_id(&mut out, id);
+        check_id(&mut out, id, strict);
     }
     required(&mut out, "source_channel", " (0 PC, 1 Android, 2 iOS)");
     check_enum(&mut out, &f, "source_channel", &["0", "1", "2"]);
@@ -176,8 +183,9 @@ fn check_account_number(out: &mut Vec<Problem>, acct: &str, card: bool) {
     }
 }
 
-fn check_id(out: &mut Vec<Problem>, id: &str) {
+fn check_id(out: &mut Vec<Problem>, id: &str, strict: bool) {
     match check_id_number(id) {
+        Ok(()) | Err(IdFault::BirthDate | IdFault::CheckDigit) if !strict => {}
         Ok(()) => {}
         Err(IdFault::Length) => out.push(problem(
             "id_number",
@@ -289,6 +297,26 @@ mod tests {
             r#"{"full_name":"A","acct_no":"4111111111111111","source_channel":"0","sign":"x","app_token":"y","order_date":"20241340","order_id":"o1"}"#,
         );
         assert_eq!(codes(&validate_card_check(&f)), vec![("app_token", "reserved"), ("sign", "reserved"), ("order_date", "format")]);
+    }
+
+    #[test]
+    fn strict_false_checks_the_documents_formats_only() {
+        // Service document, bank-card fields: "id_number | String(18)";
+        // no Luhn digit, date of birth or check digit is named.
+        let f = j(r#"{"full_name":"A","acct_no":"6222021234567890123","id_number":"800000000000000000","source_channel":"0"}"#);
+        assert_eq!(codes(&validate_card_check(&f)), vec![("acct_no", "luhn"), ("id_number", "format")]);
+        assert_eq!(validate(Kind::CardCheck, &f, false), vec![]);
+        let n = j(r#"{"full_name":"A","id_number":"110105194912310021","source_channel":"0"}"#);
+        assert_eq!(codes(&validate_name_check(&n)), vec![("id_number", "check_digit")]);
+        assert_eq!(validate(Kind::NameCheck, &n, false), vec![]);
+        for (bad, code) in [("80000000000000000", "length"), ("8000000000000000Y0", "format"), ("80000000000000000Y", "format")] {
+            let n = j(&cat!(r#"{"full_name":"A","source_channel":"0","id_number":""#, bad, "\"}"));
+            assert_eq!(codes(&validate(Kind::NameCheck, &n, false)), vec![("id_number", code)], "{bad}");
+        }
+        let long = j(r#"{"full_name":"A","acct_no":"622202123456789012345678901234567","source_channel":"0"}"#);
+        assert_eq!(codes(&validate(Kind::CardCheck, &long, false)), vec![("acct_no", "length")]);
+        let dashed = j(r#"{"full_name":"A","acct_no":"6222-0212","source_channel":"0"}"#);
+        assert_eq!(codes(&validate(Kind::CardCheck, &dashed, false)), vec![("acct_no", "format")]);
     }
 
     #[test]

@@ -2,16 +2,18 @@
 //! service's `90101` answer, for whatever plays the service (the sandbox
 //! server, tests).
 //!
-//! The client checks its fields before anything is sent
-//! ([`validate_card_check`], [`validate_name_check`]); the service checks
-//! the same fields again on the decoded parameters of the form body or the
-//! query string, together with the common parameters the client adds
-//! (`order_date`, `order_id`, `app_token`, `sign`: all required, in every
-//! call). Whether `app_token` is the right one (`90103`) and whether `sign`
+//! The client checks its fields before anything is sent (strictly by
+//! default, [`validate`]); the service checks the document's formats of the
+//! same fields on the decoded parameters of the form body or the query
+//! string (digits, lengths, the final `X`; not the client's Luhn digit,
+//! date of birth or check digit: the document's joint-debugging mock
+//! decides on the ID number's first digit alone), together with the common
+//! parameters the client adds (`order_date`, `order_id`, `app_token`,
+//! `sign`: all required, in every call). Whether `app_token` is the right one (`90103`) and whether `sign`
 //! matches (`90102`) are not parameter checks and are left to the caller.
 
 use super::checks::valid_yyyymmdd;
-use super::fields::{validate_card_check, validate_name_check};
+use super::fields::{validate, Kind};
 use super::step::Operation;
 use crate::error::{cat, Problem};
 use crate::json::Json;
@@ -47,8 +49,8 @@ pub fn validate_received(op: Operation, params: &[(String, String)]) -> Vec<Prob
     let fields =
         Json::Obj(params.iter().filter(|(k, _)| k != "app_token" && k != "sign").map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect());
     match op {
-        Operation::CardCheck => out.extend(validate_card_check(&fields)),
-        Operation::NameCheck => out.extend(validate_name_check(&fields)),
+        Operation::CardCheck => out.extend(validate(Kind::CardCheck, &fields, false)),
+        Operation::NameCheck => out.extend(validate(Kind::NameCheck, &fields, false)),
         Operation::CheckResult | Operation::AwaitResult(_) => {
             if value("order_date").is_some_and(|d| !valid_yyyymmdd(d)) {
                 out.push(problem("order_date", "format", "order_date must be eight digits YYYYMMDD naming a real day".into()));
@@ -108,12 +110,32 @@ mod tests {
     fn fields_are_checked_as_the_client_checks_them() {
         let mut p = params(&COMMON);
         p[0].1 = "2024-01-01".into();
-        p.extend(params(&[("acct_no", "4111111111111112"), ("source_channel", "0"), ("mer_bg_url", "ftp://x")]));
+        p.extend(params(&[("acct_no", "4111-1111"), ("source_channel", "0"), ("mer_bg_url", "ftp://x")]));
         let found = validate_received(Operation::CardCheck, &p);
-        assert_eq!(codes(&found), vec![("order_date", "format"), ("full_name", "required"), ("acct_no", "luhn"), ("mer_bg_url", "format")]);
+        assert_eq!(
+            codes(&found),
+            vec![("order_date", "format"), ("full_name", "required"), ("acct_no", "format"), ("mer_bg_url", "format")]
+        );
         let message = problems_message(&found);
         assert!(message.starts_with("order_date must be eight digits YYYYMMDD naming a real day; full_name is required; "), "{message}");
         assert_eq!(message.matches("; ").count(), 3);
+    }
+
+    #[test]
+    fn the_documents_formats_not_the_clients_strict_checks() {
+        // "Joint-debugging environment mock for cardcheck: the result
+        // depends only on the ID number": a number the strict client
+        // refuses (no birth date, no check digit; no Luhn digit) is taken.
+        let mut p = params(&COMMON);
+        p.extend(params(&[
+            ("full_name", "A"),
+            ("acct_no", "6222021234567890123"),
+            ("id_number", "800000000000000000"),
+            ("source_channel", "0"),
+        ]));
+        assert_eq!(validate_received(Operation::CardCheck, &p), vec![]);
+        p[6].1 = "80000000000000000".into();
+        assert_eq!(codes(&validate_received(Operation::CardCheck, &p)), vec![("id_number", "length")]);
     }
 
     #[test]

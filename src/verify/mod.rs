@@ -22,6 +22,7 @@
 //! signature check or a sleep ([`Step`]) and is told what happened
 //! ([`Event`]); step.rs holds that vocabulary.
 
+pub mod address;
 pub mod checks;
 pub mod client;
 pub mod codes;

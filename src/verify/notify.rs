@@ -11,11 +11,15 @@
 //! are decoded; in an object, a list given as an array counts as its compact
 //! JSON text).
 //!
+//! A notification that reports a result must carry `resp_info` and
+//! `full_name` (the document's asynchronous result): without them it is
+//! `invalid_response` naming the field, whatever its `sign`.
+//!
 //! [`notification_params`] goes the other way, for whatever plays the
 //! service (the sandbox server, tests): the form fields of a notification
 //! from its record, which `sign_input` and `encode_form` then sign and encode.
 
-use super::codes::Interface;
+use super::codes::{Interface, State};
 use super::envelope::text_field;
 use super::form::decode_form;
 use super::outcome::Outcome;
@@ -116,6 +120,16 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     // interface it names (a cardcheck's asynchronous result by default).
     let interface = Interface::of_code(&return_code).unwrap_or(Interface::CardCheck);
     let outcome = Outcome::from_data(&record, interface, &return_code, &order_id, &order_date, true);
+    // "The asynchronous result of cardcheck is described with resp_code
+    // (Y), resp_info (Y), full_name (Y)": a result without the other two
+    // is not taken (one without resp_code is an exception already).
+    if matches!(outcome.state, State::Consistent | State::Inconsistent | State::Exception) {
+        for name in ["resp_info", "full_name"] {
+            if text_field(&record, name).is_none() {
+                return Err(bad(name, " is missing from the notification, which reports a result (the document requires it)"));
+            }
+        }
+    }
     Ok(Notification { outcome, sign, sign_input: sign_input(&raw) })
 }
 
@@ -141,7 +155,7 @@ mod tests {
     use super::*;
     use crate::verify::codes::State;
 
-    const FORM: &str = "seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=%E4%B8%80%E8%87%B4+ok&mp_ssim=88.5&file_list=%5B%7B%22file_id%22%3A%22f1%22%2C%22file_type%22%3A%2200%22%2C%22file_source%22%3A%22JVS%22%7D%5D&sign=abc";
+    const FORM: &str = "seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=%E4%B8%80%E8%87%B4+ok&full_name=A&mp_ssim=88.5&file_list=%5B%7B%22file_id%22%3A%22f1%22%2C%22file_type%22%3A%2200%22%2C%22file_source%22%3A%22JVS%22%7D%5D&sign=abc";
 
     #[test]
     fn form_notification() {
@@ -149,7 +163,7 @@ mod tests {
         assert_eq!(n.sign, "abc");
         assert_eq!(
             n.sign_input,
-            "file_list=[{\"file_id\":\"f1\",\"file_type\":\"00\",\"file_source\":\"JVS\"}]&mp_ssim=88.5&order_id=o1&resp_code=00&resp_info=一致 ok&return_code=10200&seq_id=S1"
+            "file_list=[{\"file_id\":\"f1\",\"file_type\":\"00\",\"file_source\":\"JVS\"}]&full_name=A&mp_ssim=88.5&order_id=o1&resp_code=00&resp_info=一致 ok&return_code=10200&seq_id=S1"
         );
         let o = n.outcome.clone();
         assert_eq!(o.state, State::Consistent);
@@ -192,6 +206,8 @@ mod tests {
             ("order_id", Json::str("o&1")),
             ("return_code", Json::str("10200")),
             ("resp_code", Json::str("01")),
+            ("resp_info", Json::str("inconsistent")),
+            ("full_name", Json::str("A")),
             ("mp_ssim", Json::str("42.5")),
             ("id_number", Json::Null),
             ("file_list", Json::Arr(vec![file])),
@@ -199,9 +215,12 @@ mod tests {
         ]);
         let mut params = notification_params(&record).unwrap();
         let names: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(names, ["seq_id", "order_id", "return_code", "resp_code", "mp_ssim", "file_list", "face_identify_list"]);
-        assert_eq!(params[5].1, r#"[{"file_id":"f1","file_type":"00","file_source":"JVS"}]"#);
-        assert_eq!(params[6].1, "[]");
+        assert_eq!(
+            names,
+            ["seq_id", "order_id", "return_code", "resp_code", "resp_info", "full_name", "mp_ssim", "file_list", "face_identify_list"]
+        );
+        assert_eq!(params[7].1, r#"[{"file_id":"f1","file_type":"00","file_source":"JVS"}]"#);
+        assert_eq!(params[8].1, "[]");
         let input = sign_input(&params);
         params.push(("sign".into(), "sig".into()));
         let n = parse_notification(&Json::Str(encode_form(&params))).unwrap();
@@ -234,6 +253,16 @@ mod tests {
         let e = parse_notification(&Json::str("seq_id=S&order_id=o&return_code=1&sign=x&=a&=b")).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("notification"));
         assert_eq!(e.message, "notification has two fields with an empty name");
+        for (text, field) in [
+            ("seq_id=S&order_id=o&return_code=10200&resp_code=00&full_name=A&sign=x", "resp_info"),
+            ("seq_id=S&order_id=o&return_code=10200&resp_code=01&resp_info=no&sign=x", "full_name"),
+            ("seq_id=S&order_id=o&return_code=10200&resp_info=&full_name=A&sign=x", "resp_info"),
+        ] {
+            let e = parse_notification(&Json::str(text)).unwrap_err();
+            assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some(field)), "{text}");
+        }
+        // A failure carries no result: neither is required.
+        assert!(parse_notification(&Json::str("seq_id=S&order_id=o&return_code=10210&sign=x")).is_ok());
         let long = cat!("seq_id=", &"9".repeat(257), "&order_id=o&return_code=1&sign=x");
         assert!(parse_notification(&Json::Str(long)).is_err());
         assert!(parse_notification(&Json::Num(1.0)).is_err());

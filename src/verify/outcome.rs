@@ -5,7 +5,7 @@
 use super::codes::{foreign, state_of, Interface, State};
 use super::envelope::text_field;
 use super::items::list_problems;
-use super::score::score_of;
+use super::score::{score_of, score_problem};
 use crate::error::Problem;
 use crate::json::Json;
 use crate::prelude::*;
@@ -34,8 +34,9 @@ pub struct Outcome {
     /// The client's own word on the state, where the code alone would
     /// mislead: a code of another interface than the one called.
     pub message: Option<String>,
-    /// The faults of the record's list items ([`super::items`]): the answer
-    /// is kept, its faults named here rather than thrown.
+    /// The faults of `mp_ssim` ([`super::score::score_problem`]) and of the
+    /// record's list items ([`super::items`]): the answer is kept, its
+    /// faults named here rather than thrown.
     pub problems: Vec<Problem>,
 }
 
@@ -59,7 +60,7 @@ impl Outcome {
             score: data.get("mp_ssim").and_then(score_of),
             record: keep_record.then(|| data.clone()),
             message: foreign(called, return_code),
-            problems: list_problems(data),
+            problems: data.get("mp_ssim").and_then(score_problem).into_iter().chain(list_problems(data)).collect(),
         }
     }
 

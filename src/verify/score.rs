@@ -5,6 +5,7 @@
 //! build: at most 15 significant digits are read (more are cut), which is
 //! exact for any score the service can mean.
 
+use crate::error::{cat, Problem};
 use crate::json::Json;
 
 /// The example threshold of the service document.
@@ -17,6 +18,17 @@ const MAX_DIGITS: u32 = 15;
 /// (`"85"`, `"85.5"`, `".5"`, `"85."`), surrounding spaces allowed. `None`
 /// when it is not such a number or lies outside 0-100.
 pub fn parse_score(s: &str) -> Option<f64> {
+    read_number(s).filter(|v| in_range(*v))
+}
+
+/// The score's range, 0-100 (the document's `mp_ssim` limit).
+fn in_range(v: f64) -> bool {
+    (0.0..=100.0).contains(&v)
+}
+
+/// A number written as [`parse_score`] reads it, whatever its size (a
+/// 16th integer digit is `None`).
+fn read_number(s: &str) -> Option<f64> {
     let s = s.trim_matches(' ');
     let mut mant: u64 = 0;
     let mut digits = 0u32;
@@ -56,7 +68,7 @@ pub fn parse_score(s: &str) -> Option<f64> {
         }
         v /= p;
     }
-    (v <= 100.0).then_some(v)
+    Some(v)
 }
 
 /// The score held by an `mp_ssim` value: text as [`parse_score`] reads it,
@@ -64,16 +76,44 @@ pub fn parse_score(s: &str) -> Option<f64> {
 pub fn score_of(v: &Json) -> Option<f64> {
     match v {
         Json::Str(s) => parse_score(s),
-        Json::Num(n) if (0.0..=100.0).contains(n) => Some(*n),
+        Json::Num(n) if in_range(*n) => Some(*n),
         _ => None,
     }
 }
 
+/// What is wrong with an `mp_ssim` value that gives no score: `range` for
+/// a number outside 0-100, `format` for anything else that is not one.
+/// `None` for a score, and for an absent value (`null`, empty text).
+pub fn score_problem(v: &Json) -> Option<Problem> {
+    let number = match v {
+        Json::Null => return None,
+        Json::Str(s) if s.is_empty() => return None,
+        Json::Str(s) => read_number(s),
+        Json::Num(n) => Some(*n).filter(|n| !n.is_nan()),
+        _ => None,
+    };
+    let (code, why) = match number {
+        Some(n) if in_range(n) => return None,
+        Some(_) => ("range", "is outside 0-100"),
+        None => ("format", "is not a number"),
+    };
+    let shown = match v {
+        Json::Str(s) => crate::safe_url::clip(s).into(),
+        other => other.to_text(),
+    };
+    Some(Problem {
+        field: "mp_ssim".into(),
+        code,
+        message: cat!("mp_ssim ", &shown, " ", why, " (a comparison score is 0-100): no score is given"),
+    })
+}
+
 /// True when `score` is greater than `threshold` (the service's rule; pass
-/// [`DEFAULT_THRESHOLD`] for its example value). A score equal to the
-/// threshold does not pass; NaN never does.
+/// [`DEFAULT_THRESHOLD`] for its example value) and within 0-100. A score
+/// equal to the threshold does not pass; NaN or a score outside 0-100
+/// never does.
 pub fn passes_threshold(score: f64, threshold: f64) -> bool {
-    score > threshold
+    in_range(score) && score > threshold
 }
 
 #[cfg(test)]
@@ -119,5 +159,25 @@ mod tests {
         assert!(!passes_threshold(59.9, DEFAULT_THRESHOLD));
         assert!(passes_threshold(50.0, 40.0));
         assert!(!passes_threshold(f64::NAN, 0.0));
+        // mp_ssim range 0-100 (the document's Limits): a score outside it
+        // passes no threshold.
+        assert!(!passes_threshold(150.0, DEFAULT_THRESHOLD));
+        assert!(!passes_threshold(100.5, DEFAULT_THRESHOLD));
+        assert!(!passes_threshold(-1.0, -5.0));
+        assert!(passes_threshold(100.0, DEFAULT_THRESHOLD));
+    }
+
+    #[test]
+    fn problems_of_non_scores() {
+        let code = |v: Json| score_problem(&v).map(|p| (p.field, p.code));
+        assert_eq!(code(Json::str("150")), Some(("mp_ssim".into(), "range")));
+        assert_eq!(code(Json::Num(-3.0)), Some(("mp_ssim".into(), "range")));
+        assert_eq!(code(Json::str("high")), Some(("mp_ssim".into(), "format")));
+        assert_eq!(code(Json::Bool(true)), Some(("mp_ssim".into(), "format")));
+        for fine in [Json::str("60.5"), Json::Num(0.0), Json::str(""), Json::Null] {
+            assert_eq!(score_problem(&fine), None);
+        }
+        let p = score_problem(&Json::str("150")).unwrap();
+        assert_eq!(p.message, "mp_ssim 150 is outside 0-100 (a comparison score is 0-100): no score is given");
     }
 }

@@ -21,6 +21,7 @@ use crate::perform::verify::MAX_TIMER_MS;
 use crate::perform::VerifyRun;
 use crate::prelude::*;
 use crate::verify::config::{check_base_url, check_path, check_verify, is_loopback, Paths, VerifyOption};
+use crate::verify::fields::{validate, Kind};
 use crate::verify::{Call, Config, Operation, Wait};
 use alloc::rc::Rc;
 use js_sys::{Array, Function};
@@ -29,7 +30,7 @@ use wasm_bindgen::JsCast;
 
 /// The default of `timeoutMs`: how long one request may take.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 15_000;
-/// `new AuthClient({ baseUrl, appToken, env, sign, verify?, transport?, retry?, timeoutMs?, paths?, encrypt? })`.
+/// `new AuthClient({ baseUrl, appToken, env, sign, verify?, transport?, retry?, timeoutMs?, paths?, encrypt?, strict? })`.
 #[wasm_bindgen(skip_typescript)]
 pub struct AuthClient {
     inner: Rc<Client>,
@@ -128,6 +129,7 @@ fn read_options(options: &JsValue) -> Result<Client, PayError> {
     let loopback = is_loopback(&base_url);
     check_verify(loopback, verify_given)?;
     let paths = paths_option(options)?;
+    let strict = strict_option(options)?;
     let encrypt = hook(options, "encrypt")?;
     let custom = hook(options, "transport")?;
     let retry = env::get(options, "retry");
@@ -149,6 +151,7 @@ fn read_options(options: &JsValue) -> Result<Client, PayError> {
         base_delay_ms.unwrap_or(Config::DEFAULT_BASE_DELAY_MS),
     )?
     .with_paths(paths)
+    .with_strict(strict)
     .at_loopback(loopback);
     Ok(Client { config, sign, verify, encrypt, transport: Transport { base_url, custom, timeout_ms } })
 }
@@ -163,13 +166,13 @@ impl AuthClient {
     /// `cardCheck(fields) -> [run, ...commands]`: POST /api/v1/trade/cardcheck.
     #[wasm_bindgen(js_name = cardCheck, skip_typescript)]
     pub fn card_check(&self, fields: JsValue) -> Result<Array, JsValue> {
-        self.start(Operation::CardCheck, check_fields(&fields, crate::verify::validate_card_check))
+        self.start(Operation::CardCheck, self.fields(&fields, Kind::CardCheck))
     }
 
     /// `nameCheck(fields) -> [run, ...commands]`: POST /api/v1/trade/namecheck.
     #[wasm_bindgen(js_name = nameCheck, skip_typescript)]
     pub fn name_check(&self, fields: JsValue) -> Result<Array, JsValue> {
-        self.start(Operation::NameCheck, check_fields(&fields, crate::verify::validate_name_check))
+        self.start(Operation::NameCheck, self.fields(&fields, Kind::NameCheck))
     }
 
     /// `checkResult({ seqId } | { orderId, orderDate? }) -> [run, ...commands]`:
@@ -216,7 +219,7 @@ pub fn unsendable(fields: &JsValue) -> Vec<crate::error::Problem> {
 /// The fields of a check, read from JavaScript; a function or Symbol among
 /// them is `invalid_request` naming it, with every other problem
 /// `validate` finds (but "missing" for that same field).
-pub fn check_fields(fields: &JsValue, validate: fn(&Json) -> Vec<crate::error::Problem>) -> Result<Json, PayError> {
+pub fn check_fields(fields: &JsValue, validate: &dyn Fn(&Json) -> Vec<crate::error::Problem>) -> Result<Json, PayError> {
     let read = from_js(fields, Code::InvalidRequest, "fields")?;
     let mut odd = unsendable(fields);
     if odd.is_empty() {
@@ -240,7 +243,25 @@ fn wait_options(options: &JsValue) -> Result<Wait, PayError> {
     Wait::new(interval.unwrap_or(Wait::DEFAULT_INTERVAL_MS), timeout.unwrap_or(Wait::DEFAULT_TIMEOUT_MS))
 }
 
+/// `strict` of the options: `true` unless it is `false`; `invalid_options`
+/// when it is given and not a boolean.
+pub fn strict_option(options: &JsValue) -> Result<bool, PayError> {
+    let v = if env::is_object(options) { env::get(options, "strict") } else { JsValue::UNDEFINED };
+    match v.as_bool() {
+        Some(b) => Ok(b),
+        None if v.is_undefined() || v.is_null() => Ok(true),
+        None => Err(bad_option("strict", "must be true or false (false: only the document's formats are checked)")),
+    }
+}
+
 impl AuthClient {
+    /// The fields of a check, as [`check_fields`] reads them for this
+    /// client's `strict`.
+    fn fields(&self, fields: &JsValue, kind: Kind) -> Result<Json, PayError> {
+        let strict = self.inner.config.strict;
+        check_fields(fields, &|f: &Json| validate(kind, f, strict))
+    }
+
     /// Starts one call of `op`: its run, fed by `__flowStep`.
     fn start(&self, op: Operation, fields: Result<Json, PayError>) -> Result<Array, JsValue> {
         let fields = fields.map_err(|e| err(&e))?;

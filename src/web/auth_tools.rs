@@ -12,11 +12,9 @@ use crate::error::{cat, Code, PayError, Problem};
 use crate::json::Json;
 use crate::perform::{Cmd, NoticeRun};
 use crate::prelude::*;
+use crate::verify::fields::{validate, Kind};
 use crate::verify::notify::MAX_SEQ_ID_LEN;
-use crate::verify::{
-    decode_envelope, parse_notification, parse_score, passes_threshold, sign_input, validate_card_check, validate_name_check, Seen,
-    SeenSeqIds, DEFAULT_THRESHOLD,
-};
+use crate::verify::{decode_envelope, parse_notification, parse_score, passes_threshold, sign_input, Seen, SeenSeqIds, DEFAULT_THRESHOLD};
 use js_sys::{Array, Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -33,26 +31,29 @@ fn problems_js(problems: &[Problem]) -> JsValue {
     a.into()
 }
 
-/// `validateCardCheck(fields) -> Array<{ field, code, message }>`.
+/// `validateCardCheck(fields, { strict }?) -> Array<{ field, code, message }>`.
 #[wasm_bindgen(js_name = validateCardCheck, skip_typescript)]
-pub fn validate_card_check_js(fields: JsValue) -> Result<JsValue, JsValue> {
-    validate_js(&fields, validate_card_check)
+pub fn validate_card_check_js(fields: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    validate_js(&fields, Kind::CardCheck, &options)
 }
 
 /// The problems of `fields`: a function or Symbol value is a `type`
-/// problem of its field (not "missing"), beside what `validate` finds.
-fn validate_js(fields: &JsValue, validate: fn(&Json) -> Vec<Problem>) -> Result<JsValue, JsValue> {
-    match super::auth::check_fields(fields, validate) {
+/// problem of its field (not "missing"), beside what the validator finds,
+/// strictly unless `options.strict` is `false` (as `AuthClient`'s).
+fn validate_js(fields: &JsValue, kind: Kind, options: &JsValue) -> Result<JsValue, JsValue> {
+    let strict = super::auth::strict_option(options).map_err(|e| err(&e))?;
+    let validate = |f: &Json| validate(kind, f, strict);
+    match super::auth::check_fields(fields, &validate) {
         Ok(f) => Ok(problems_js(&validate(&f))),
         Err(e) if !e.details.is_empty() => Ok(problems_js(&e.details)),
         Err(e) => Err(err(&e)),
     }
 }
 
-/// `validateNameCheck(fields) -> Array<{ field, code, message }>`.
+/// `validateNameCheck(fields, { strict }?) -> Array<{ field, code, message }>`.
 #[wasm_bindgen(js_name = validateNameCheck, skip_typescript)]
-pub fn validate_name_check_js(fields: JsValue) -> Result<JsValue, JsValue> {
-    validate_js(&fields, validate_name_check)
+pub fn validate_name_check_js(fields: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    validate_js(&fields, Kind::NameCheck, &options)
 }
 
 /// `decodeEnvelope(body, status = 200) -> { returnCode, data, dataText, signature? }`.

@@ -175,7 +175,7 @@ test("fail closed: a remote baseUrl needs verify (or verify: false); loopback do
 });
 
 test("fail closed for notifications: verifyNotification needs verify, or false to accept one unchecked knowingly", async () => {
-  const fields = { seq_id: "S9", order_id: "o9", return_code: "10200", resp_code: "00", service_date: "20240103" };
+  const fields = { seq_id: "S9", order_id: "o9", return_code: "10200", resp_code: "00", resp_info: "ok", full_name: "A", service_date: "20240103" };
   const body = formEncode({ ...fields, sign: hmacHex(pb.signInput(fields)) });
   await rejectsWith(pb.verifyNotification(body), "invalid_options", "verify");
   await rejectsWith(pb.verifyNotification(body, null), "invalid_options", "verify");
@@ -226,7 +226,7 @@ test("encrypt(field, value) is applied to cvv2 before signing; loopback takes cv
 
 // ------------------------------------------------------------ plain objects
 
-const HOSTILE = '{"return_code":"20000","resp_code":"00","seq_id":"S1","order_id":"o1","order_date":"20240101","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"file_list":[{"file_id":"f","file_type":"00","file_source":"JVS","__proto__":{"polluted":true}}]}';
+const HOSTILE = '{"return_code":"20000","resp_code":"00","resp_info":"ok","full_name":"A","service_date":"20240101","seq_id":"S1","order_id":"o1","order_date":"20240101","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"file_list":[{"file_id":"f","file_type":"00","file_source":"JVS","__proto__":{"polluted":true}}]}';
 
 function assertPlain(o, where) {
   assert.equal(Object.getPrototypeOf(o), Object.prototype, `${where}: prototype`);
@@ -251,7 +251,7 @@ test("answer data with __proto__ and constructor keys: own data properties, prot
 });
 
 test("notification form bodies with __proto__ and constructor fields: own data properties", async () => {
-  const fields = { seq_id: "S2", order_id: "o2", return_code: "10200", resp_code: "00", ["__proto__"]: "x", constructor: "y", file_list: '[{"file_id":"f","file_type":"00","file_source":"JVS","__proto__":{"polluted":true}}]' };
+  const fields = { seq_id: "S2", order_id: "o2", return_code: "10200", resp_code: "00", resp_info: "ok", full_name: "A", ["__proto__"]: "x", constructor: "y", file_list: '[{"file_id":"f","file_type":"00","file_source":"JVS","__proto__":{"polluted":true}}]' };
   const entries = Object.entries(fields);
   entries.push(["__proto__", "x"]);
   const body = entries.filter(([k]) => k !== "__proto__").concat([["__proto__", "x"]]).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&") + `&sign=s`;
@@ -291,4 +291,102 @@ test("serviceDate is in every outcome; a list item missing a field is reported i
   ]);
   assert.match(r.problems[0].message, /^record\.file_list\[0\]\.file_source is missing/);
   assert.equal(r.record.file_list[0].file_id, "f", "the item is kept as it came");
+});
+
+// ------------------------------------------------------------ round 2
+
+test("paths with an encoded dot segment or slash are invalid_options; every accepted one stays under baseUrl for new URL()", () => {
+  const base = "https://gw.example.com/auth";
+  const opts = (checkResult) => ({ baseUrl: base, appToken: SANDBOX_TOKEN, env: "test", sign, verify: false, paths: { checkResult } });
+  for (const bad of ["/api/%2e%2e/%2e%2e/admin/checkresult", "/api/.%2E/x", "/api/%2E/x", "/%2F%2Fevil.example/x", "/a%5cb"]) {
+    throwsWith(() => new pb.AuthClient(opts(bad)), "invalid_options", "paths.checkResult");
+  }
+  const parts = ["", ".", "..", "%2e", "%2E", "%2e%2e", ".%2e", "%2f", "a", "%2e%2e%2e"];
+  for (const a of parts) {
+    for (const b of parts) {
+      const path = `/${a}/${b}/checkresult`;
+      let ok = true;
+      try {
+        new pb.AuthClient(opts(path)).free();
+      } catch {
+        ok = false;
+      }
+      if (ok) assert.ok(new URL(base + path).pathname.startsWith("/auth/"), path);
+    }
+  }
+});
+
+test("a client of http://[::1]:port needs no verify and reaches the service there", async (t) => {
+  let v6;
+  try {
+    v6 = await startAuthServer({ host: "::1" });
+  } catch {
+    t.skip("this machine has no IPv6 loopback");
+    return;
+  }
+  try {
+    const c = new pb.AuthClient({ baseUrl: v6.url, appToken: SANDBOX_TOKEN, env: "test", sign });
+    assert.equal((await c.nameCheck(person())).state, "consistent");
+    assert.equal(v6.log.length, 1);
+  } finally {
+    await v6.close();
+  }
+});
+
+test("[::1] is a loopback baseUrl (no verify needed); no other IPv6 address is", () => {
+  const o = { appToken: SANDBOX_TOKEN, env: "test", sign };
+  assert.ok(new pb.AuthClient({ ...o, baseUrl: "http://[::1]:18700" }));
+  for (const baseUrl of ["http://[::2]:18700", "http://[fe80::1]"]) {
+    throwsWith(() => new pb.AuthClient({ ...o, baseUrl }), "invalid_options", "baseUrl");
+  }
+});
+
+test("the result query's bare unsigned 20010/20011 are failed/not_found with a verify hook; other unsigned answers stay bad_signature", async () => {
+  const bare = (body) => remote(() => ({ status: 400, body: JSON.stringify(body) }), { verify }).client;
+  const q = { orderId: "o-1", orderDate: "20240101" };
+  assert.equal((await bare({ return_code: "20011", return_message: "no record" }).checkResult(q)).state, "not_found");
+  assert.equal((await bare({ return_code: "20010", return_message: "failed" }).checkResult(q)).state, "failed");
+  for (const body of [{ return_code: "20000", resp_code: "00", service_date: "20240101" }, { return_code: "20012" }, { return_code: "20011", resp_code: "00" }]) {
+    await rejectsWith(bare(body).checkResult(q), "bad_signature");
+  }
+});
+
+test("service_date missing, or another order_date echoed, is invalid_response; a notification's result needs resp_info and full_name", async () => {
+  const { client } = remote((req) => answer(req, {}, JSON.stringify({ return_code: "10200", resp_code: "00" })));
+  await rejectsWith(client.cardCheck(card()), "invalid_response", "service_date");
+  const other = remote((req) => answer(req, { return_code: "10200", resp_code: "00", order_date: "19990101" })).client;
+  await rejectsWith(other.cardCheck(card({ order_date: "20240101" })), "invalid_response", "order_date");
+  assert.throws(() => pb.parseNotification("seq_id=S&order_id=o&return_code=10200&resp_code=00&resp_info=ok&sign=x"), (e) => e.code === "invalid_response" && e.field === "full_name");
+});
+
+test("mp_ssim outside 0-100 or not a number is in problems; passesThreshold reads text and refuses scores outside 0-100", async () => {
+  const { client } = remote((req) => answer(req, { return_code: "20000", resp_code: "00", mp_ssim: "150" }));
+  const o = await client.checkResult({ orderId: "o-1", orderDate: "20240101" });
+  assert.equal(o.score, undefined);
+  assert.deepEqual(o.problems.map((p) => [p.field, p.code]), [["mp_ssim", "range"]]);
+  for (const [score, passes] of [[150, false], ["150", false], ["60.5", true], [60.5, true], [100, true], [-1, false], ["abc", false]]) {
+    assert.equal(pb.passesThreshold(score), passes, String(score));
+  }
+});
+
+test("strict: false checks the document's formats only; the default also checks Luhn, birth date and check digit", async () => {
+  const f = card({ acct_no: "6222021234567890123", id_number: "800000000000000000" });
+  assert.deepEqual(pb.validateCardCheck(f).map((p) => [p.field, p.code]), [["acct_no", "luhn"], ["id_number", "format"]]);
+  assert.deepEqual(pb.validateCardCheck(f, { strict: false }), []);
+  assert.deepEqual(pb.validateNameCheck({ ...person(), id_number: "80000000000000000" }, { strict: false }).map((p) => p.code), ["length"]);
+  const strict = remote(() => assert.fail("nothing may be sent"));
+  await rejectsWith(strict.client.cardCheck(f), "invalid_request");
+  const lax = remote((req) => answer(req, { return_code: "10200", resp_code: "01" }), { strict: false });
+  assert.equal((await lax.client.cardCheck(f)).state, "inconsistent");
+  assert.equal(new URLSearchParams(lax.sent[0].body).get("id_number"), "800000000000000000");
+  throwsWith(() => new pb.AuthClient({ baseUrl: srv.url, appToken: SANDBOX_TOKEN, env: "test", sign, strict: "no" }), "invalid_options", "strict");
+});
+
+test("a throwing, rejecting or late encrypt hook is hook_failed naming it, with what it threw as the cause", async () => {
+  const boom = new Error("no key");
+  const mk = (encrypt) => new pb.AuthClient({ baseUrl: srv.url, appToken: SANDBOX_TOKEN, env: "test", sign, encrypt, timeoutMs: 100 });
+  for (const encrypt of [() => { throw boom; }, () => Promise.reject(boom)]) {
+    await assert.rejects(mk(encrypt).cardCheck(credit()), (e) => e.code === "hook_failed" && e.field === "encrypt" && e.cause === boom);
+  }
+  await assert.rejects(mk(() => new Promise(() => {})).cardCheck(credit()), (e) => e.code === "hook_failed" && /did not answer within 100 ms/.test(e.message));
 });

@@ -10,7 +10,7 @@ import { SANDBOX_TOKEN } from "../tools/auth-server.mjs";
 const pb = await import("paybridge");
 
 const card = { full_name: "A", acct_no: "6222021234567890128", source_channel: "0" };
-const answer = { status: 200, body: JSON.stringify({ data: JSON.stringify({ return_code: "10200", resp_code: "00" }) }) };
+const answer = { status: 200, body: JSON.stringify({ data: JSON.stringify({ return_code: "10200", resp_code: "00", service_date: "20240101" }) }) };
 
 function client(extra = {}) {
   return new pb.AuthClient({
@@ -56,7 +56,7 @@ test("calls run side by side: one whose sign hook never answers fails alone", as
   });
   const [late, ok] = await Promise.allSettled([c.cardCheck(card), c.cardCheck(card)]);
   assert.equal(late.status, "rejected");
-  assert.equal(late.reason.code, "bridge_error");
+  assert.equal(late.reason.code, "hook_failed");
   assert.equal(late.reason.message, "the sign hook did not answer within 200 ms (timeoutMs)");
   assert.equal(ok.status, "fulfilled");
   assert.equal(ok.value.state, "consistent");
@@ -76,7 +76,7 @@ test("a transport answer after its time-out changes nothing", async () => {
 });
 
 test("verifyNotification with verify: false resolves and keeps nothing", async () => {
-  const o = await pb.verifyNotification("seq_id=S1&order_id=o1&return_code=10200&resp_code=00&sign=abc", false);
+  const o = await pb.verifyNotification("seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=ok&full_name=A&sign=abc", false);
   assert.equal(o.seqId, "S1");
   assert.deepEqual(pb.__debugCounts(), { listeners: 0, waiters: 0, retained: 0 });
 });

@@ -384,7 +384,7 @@ test("when the queries are lost too: transport, naming the order to query later,
 
 // ------------------------------------------------------- 9xxxx and retries
 
-test("90105: the same request is sent again after a growing delay, then succeeds", async () => {
+test("90105, not recorded: after a growing delay the result is asked by order_id (none), then the same request goes again", async () => {
   const mark = srv.log.length;
   srv.fault("rateLimit", { path: CARD_CHECK, times: 2 });
   const t0 = Date.now();
@@ -393,10 +393,22 @@ test("90105: the same request is sent again after a growing delay, then succeeds
   assert.equal(o.state, "consistent");
   assert.equal(o.returnCode, "10200");
   const sent = since(mark);
-  assert.deepEqual(lines(sent), Array(3).fill(`POST ${CARD_CHECK}`));
-  assert.deepEqual(sent.map((e) => e.fault), ["rateLimit", "rateLimit", undefined]);
-  assert.equal(new Set(sent.map((e) => e.body)).size, 1, "the very same signed request");
+  const [post, get] = [`POST ${CARD_CHECK}`, `GET ${CHECK_RESULT}`];
+  assert.deepEqual(lines(sent), [post, get, post, get, post]);
+  assert.deepEqual(sent.map((e) => e.fault), ["rateLimit", undefined, "rateLimit", undefined, undefined]);
+  const posts = sent.filter((e) => e.method === "POST");
+  assert.equal(new Set(posts.map((e) => e.body)).size, 1, "the very same signed request");
+  assert.ok(sent.filter((e) => e.method === "GET").every((e) => e.params.order_id === posts[0].params.order_id && !e.params.seq_id));
   assert.ok(elapsed >= 60 + 120, `backed off ${elapsed} ms`);
+});
+
+test("90105 to a check the service recorded all the same: its result by order_id, never a 90104 with no result", async () => {
+  const mark = srv.log.length;
+  srv.fault("rateLimitRecorded", { path: CARD_CHECK });
+  const o = await client({ retry: { attempts: 3, baseDelayMs: 10 } }).cardCheck(card());
+  assert.equal(o.state, "consistent");
+  assert.equal(o.returnCode, "20000");
+  assert.deepEqual(lines(since(mark)), [`POST ${CARD_CHECK}`, `GET ${CHECK_RESULT}`]);
 });
 
 test("90105 past the retry budget is call_failed with its code", async () => {
@@ -405,7 +417,7 @@ test("90105 past the retry budget is call_failed with its code", async () => {
   const o = await client({ retry: { attempts: 2, baseDelayMs: 10 } }).nameCheck(person());
   assert.equal(o.state, "call_failed");
   assert.equal(o.returnCode, "90105");
-  assert.equal(since(mark).length, 2);
+  assert.deepEqual(lines(since(mark)), [`POST ${NAME_CHECK}`, `GET ${CHECK_RESULT}`, `POST ${NAME_CHECK}`]);
 });
 
 test("90101: HTTP 400, enveloped for a check and without the envelope for checkresult", async () => {
@@ -454,7 +466,7 @@ test("an answer whose signature does not verify is bad_signature; without verify
   // An async verify hook, and one that throws.
   assert.equal((await client({ verify: async (d, s) => verify(d, s) }).nameCheck(person())).state, "consistent");
   const boom = new Error("hsm offline");
-  await rejectsWith(client({ verify: () => { throw boom; } }).nameCheck(person()), "bridge_error", (e) => {
+  await rejectsWith(client({ verify: () => { throw boom; } }).nameCheck(person()), "hook_failed", (e) => {
     assert.equal(e.field, "verify");
     assert.equal(e.cause, boom);
     assert.ok(e.message.includes("hsm offline"));
@@ -472,11 +484,11 @@ test("the sign hook may answer with a promise; a throw keeps its cause; a non-st
   assert.equal((await client({ sign: asyncSign }).nameCheck(person())).state, "consistent");
   const boom = new Error("key store locked");
   const mark = srv.log.length;
-  await rejectsWith(client({ sign: () => { throw boom; } }).nameCheck(person()), "bridge_error", (e) => {
+  await rejectsWith(client({ sign: () => { throw boom; } }).nameCheck(person()), "hook_failed", (e) => {
     assert.equal(e.field, "sign");
     assert.equal(e.cause, boom);
   });
-  await rejectsWith(client({ sign: () => Promise.reject(boom) }).nameCheck(person()), "bridge_error", (e) => assert.equal(e.cause, boom));
+  await rejectsWith(client({ sign: () => Promise.reject(boom) }).nameCheck(person()), "hook_failed", (e) => assert.equal(e.cause, boom));
   await rejectsWith(client({ sign: () => 42 }).nameCheck(person()), "invalid_options", (e) => assert.equal(e.field, "sign"));
   await rejectsWith(client({ sign: () => "" }).nameCheck(person()), "invalid_options", (e) => assert.equal(e.field, "sign"));
   assert.equal(srv.log.length, mark, "nothing unsigned is sent");
@@ -728,7 +740,7 @@ test("decodeEnvelope reads the envelope, the unenveloped failure, and refuses th
 });
 
 test("parseNotification reads form text, JSON text and objects alike", () => {
-  const fields = { seq_id: "S1", order_id: "o1", return_code: "10200", resp_code: "01", resp_info: "不一致 x", mp_ssim: "59.5" };
+  const fields = { seq_id: "S1", order_id: "o1", return_code: "10200", resp_code: "01", resp_info: "不一致 x", full_name: "A", mp_ssim: "59.5" };
   const form = new URLSearchParams({ ...fields, sign: hmacHex(sandboxSignInput(fields)) }).toString();
   const a = pb.parseNotification(form);
   assert.equal(a.signInput, sandboxSignInput(fields));
@@ -817,13 +829,13 @@ test("notifications out of order and replayed: each verification recorded once, 
 test("a sign or verify hook that never answers ends the call after timeoutMs, never hangs it", async () => {
   const mark = srv.log.length;
   const t0 = Date.now();
-  await rejectsWith(client({ sign: () => new Promise(() => {}), timeoutMs: 200 }).nameCheck(person()), "bridge_error", (e) => {
+  await rejectsWith(client({ sign: () => new Promise(() => {}), timeoutMs: 200 }).nameCheck(person()), "hook_failed", (e) => {
     assert.equal(e.field, "sign");
     assert.match(e.message, /did not answer within 200 ms/);
   });
   assert.ok(Date.now() - t0 < 2000);
   assert.deepEqual(since(mark), [], "nothing unsigned was sent");
-  await rejectsWith(client({ verify: () => new Promise(() => {}), timeoutMs: 200 }).nameCheck(person()), "bridge_error", (e) => {
+  await rejectsWith(client({ verify: () => new Promise(() => {}), timeoutMs: 200 }).nameCheck(person()), "hook_failed", (e) => {
     assert.equal(e.field, "verify");
   });
 });
@@ -898,8 +910,8 @@ test("a function or Symbol field value is invalid_request naming the field as a 
 });
 
 test("a notification without order_date has no orderDate in its outcome (never an empty one)", () => {
-  const without = pb.parseNotification("seq_id=S1&order_id=o1&return_code=10200&sign=abc").outcome;
+  const without = pb.parseNotification("seq_id=S1&order_id=o1&return_code=10200&resp_info=ok&full_name=A&sign=abc").outcome;
   assert.equal("orderDate" in without, false);
-  const withDate = pb.parseNotification("seq_id=S1&order_id=o1&order_date=20240102&return_code=10200&sign=abc").outcome;
+  const withDate = pb.parseNotification("seq_id=S1&order_id=o1&order_date=20240102&return_code=10200&resp_info=ok&full_name=A&sign=abc").outcome;
   assert.equal(withDate.orderDate, "20240102");
 });

@@ -18,7 +18,9 @@
 //   document's failure sample), 90102 bad sign, 90103 unknown app_token,
 //   90104 an order_id seen before.
 // - Fault switches, taken in order by the requests they match:
-//   `rateLimit` (90105), `paramError` (90101), `unknown` (90199), `fail`
+//   `rateLimit` (90105, nothing recorded), `rateLimitRecorded` (90105 to a
+//   check that is recorded all the same: the document does not say which
+//   the service does), `paramError` (90101), `unknown` (90199), `fail`
 //   (10210/10410; the order is then a failed verification, 20010), `drop`
 //   (the request is handled and recorded, then the connection is destroyed
 //   instead of answering), `hang` (handled, never answered), `malformed`
@@ -62,7 +64,7 @@ export function formEncode(params) {
     .join("&");
 }
 
-const FAULTS = new Set(["rateLimit", "paramError", "unknown", "fail", "drop", "hang", "malformed", "badSignature", "noSignature"]);
+const FAULTS = new Set(["rateLimit", "rateLimitRecorded", "paramError", "unknown", "fail", "drop", "hang", "malformed", "badSignature", "noSignature"]);
 
 const MESSAGES = {
   10200: "bank-card verification: request succeeded",
@@ -94,7 +96,7 @@ function mockResult(idNumber) {
 
 /**
  * Starts the service on an ephemeral port of 127.0.0.1.
- * Options: `token`, `secret`, `notifyDelayMs` (default 50), `duplicates`
+ * Options: `host` (default 127.0.0.1; `::1` for IPv6 loopback), `token`, `secret`, `notifyDelayMs` (default 50), `duplicates`
  * (how many times each notification is POSTed, default 1); all may be
  * changed on `server.options` later.
  */
@@ -176,6 +178,7 @@ export async function startAuthServer(options = {}) {
       return { status: 200, data: data(params, 10201, { seq_id: order.seqId }) };
     }
     order.ready = true;
+    if (fault === "rateLimitRecorded") return { status: 200, data: data(params, 90105) };
     const answer = { seq_id: order.seqId, resp_code: order.resp_code, resp_info: order.resp_info };
     return { status: 200, data: data(params, card ? 10200 : 10400, answer) };
   }
@@ -266,8 +269,12 @@ export async function startAuthServer(options = {}) {
       res.end(text);
     });
   });
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  const url = `http://127.0.0.1:${server.address().port}`;
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, resolve);
+  });
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${server.address().port}`;
 
   return {
     url,

@@ -18,7 +18,8 @@ export type ErrorCode =
   | "confirm_failed"
   | "auth_failed"
   | "auth_expired"
-  | "auth_used";
+  | "auth_used"
+  | "hook_failed";
 
 export interface Problem {
   field: string;
@@ -544,9 +545,10 @@ export interface VerifyRecord {
 
 /** A fault of a record's list item: a field missing (`required`) or not text (`type`). */
 export interface RecordProblem {
-  /** The item's path, e.g. `record.file_list[0].file_source`. */
+  /** The item's path, e.g. `record.file_list[0].file_source`, or `mp_ssim`. */
   field: string;
-  code: "required" | "type";
+  /** `required`, `type` (a list item); `range` (`mp_ssim` outside 0-100), `format` (`mp_ssim` not a number). */
+  code: "required" | "type" | "range" | "format";
   message: string;
 }
 
@@ -568,7 +570,7 @@ export interface VerifyOutcome {
   record?: VerifyRecord;
   /** The client's word where the code alone would mislead: a code of another interface than the one called. */
   message?: string;
-  /** Faults of the record's `file_list` / `face_identify_list` items; the answer is kept, its faults named here. */
+  /** Faults of `mp_ssim` and of the record's `file_list` / `face_identify_list` items; the answer is kept, its faults named here. */
   problems?: RecordProblem[];
 }
 
@@ -603,15 +605,29 @@ export interface AuthClientOptions {
    * `false` accepts unsigned answers knowingly (anyone on the way could forge a result).
    */
   verify?: ((data: string, signature: string) => boolean | Promise<boolean>) | false;
-  /** Absolute paths under `baseUrl`; default the `/api/v1` forms (the document's v4 result query: `"/api/v4/checkresult"`). */
+  /**
+   * Absolute paths under `baseUrl`; default the `/api/v1` forms (the document's v4 result query: `"/api/v4/checkresult"`).
+   * No `.` or `..` segment, encoded (`%2e`) or not, and no encoded slash or backslash (`%2F`, `%5C`): `invalid_options`.
+   */
   paths?: { cardCheck?: string; nameCheck?: string; checkResult?: string };
   /** Encrypts the fields the document sends encrypted (`cvv2`), before signing; required for them unless `baseUrl` is loopback. */
   encrypt?: (field: string, value: string) => string | Promise<string>;
   /** Sends one request; default: `fetch`. A throw or rejection counts as no answer. */
   transport?: (req: TransportRequest) => Promise<TransportAnswer>;
-  /** Sends in all after 90105 (default 3, 1-10) and the first back-off (default 500 ms, doubling). */
+  /**
+   * Sends in all after 90105 (default 3, 1-10) and the first back-off (default 500 ms, doubling). After a 90105 the
+   * client asks `checkresult` by `orderId` first and sends the check again only when that finds no record (20011).
+   */
   retry?: { attempts?: number; baseDelayMs?: number };
-  /** How long one request may take before it counts as no answer (default 15000). */
+  /**
+   * Default `true`: before sending, a card number's Luhn digit and length (12-19), an ID number's date of birth and
+   * check digit are checked too. `false`: only the document's formats (digits, lengths, the final `X`).
+   */
+  strict?: boolean;
+  /**
+   * How long one request may take before it counts as no answer, and one `sign`, `verify` or `encrypt` call before
+   * it is PayError `hook_failed` (default 15000).
+   */
   timeoutMs?: number;
 }
 
@@ -622,7 +638,19 @@ export interface AwaitResultOptions {
   timeoutMs?: number;
 }
 
-/** The aggregated authentication client. Methods reject with PayError, never throw. */
+/**
+ * The aggregated authentication client. Methods reject with PayError, never throw.
+ *
+ * Accepts: a loopback `baseUrl` (`localhost`, `127.x.x.x`, `[::1]`: the sandbox) without `verify`; the result
+ * query's bare, unsigned failure answers (`20010`, `20011` with `return_code` and `return_message` at the top
+ * level) as the states `failed` and `not_found`, even with `verify`.
+ * Refuses (`invalid_response`, `field` naming it): an answer that reports a state without `service_date`, or echoes
+ * another `order_id` or `order_date`; a notification that reports a result without `resp_info` or `full_name`.
+ * `bad_signature`: any other unsigned answer when `verify` is given (a bare `20000`, one with `resp_code`), or a
+ * signature `verify` rejects. `hook_failed`: `sign`, `verify` or `encrypt` threw, rejected or outlived `timeoutMs`
+ * (`field`: the hook, `cause`: what it threw).
+ * Reports in `problems`: an `mp_ssim` outside 0-100 or not a number (`score` then absent), faulty list items.
+ */
 export declare class AuthClient {
   constructor(options: AuthClientOptions);
   /** POST /api/v1/trade/cardcheck, form-encoded. */
@@ -674,8 +702,9 @@ export declare class NotificationLog {
   free(): void;
 }
 
-export function validateCardCheck(fields: Partial<CardCheckFields> | Record<string, unknown>): FieldProblem[];
-export function validateNameCheck(fields: Partial<NameCheckFields> | Record<string, unknown>): FieldProblem[];
+/** Every problem of the fields (empty when valid); `strict` as `AuthClientOptions.strict` (default `true`). */
+export function validateCardCheck(fields: Partial<CardCheckFields> | Record<string, unknown>, options?: { strict?: boolean }): FieldProblem[];
+export function validateNameCheck(fields: Partial<NameCheckFields> | Record<string, unknown>, options?: { strict?: boolean }): FieldProblem[];
 /** Decodes an answer's text; PayError `invalid_response` when it is not one. */
 export function decodeEnvelope(body: string, status?: number): Envelope;
 /** Form-encoded text, JSON text or an object (as a server framework decoded it). */
@@ -685,7 +714,10 @@ export function verifyNotification(
   body: string | Record<string, unknown>,
   verify: ((signInput: string, sign: string) => boolean | Promise<boolean>) | false,
 ): Promise<VerifyOutcome>;
-/** True when `score` is greater than `threshold` (default 60); a missing score does not pass. */
+/**
+ * True when `score` (a number, or `mp_ssim` text such as `"60.5"`) is within 0-100 and greater than `threshold`
+ * (default 60); a missing score, or one outside 0-100, does not pass.
+ */
 export function passesThreshold(score: number | string | undefined | null, threshold?: number): boolean;
 /** The sandbox's canonical sign string: parameters but `sign` with values, sorted, `name=value` joined by `&`. */
 export function signInput(params: Record<string, string | null | undefined>): string;

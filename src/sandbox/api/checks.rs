@@ -9,7 +9,9 @@
 //! - `cardcheck` without `mer_bg_url`: `10200` with `resp_code` and
 //!   `resp_info`;
 //! - `cardcheck` with `mer_bg_url`: `10201`, no result yet; after the
-//!   notification delay the result is ready and notified ([`super::notifier`]).
+//!   notification delay the result is ready and notified ([`super::notifier`])
+//!   when `mer_bg_url` is a loopback `http://` address; to any other the
+//!   sandbox posts nothing, and the `10201`'s `return_message` says so.
 //!
 //! Refusals are answered in the signed envelope, HTTP 400, as the service's
 //! parameter-check sample.
@@ -20,8 +22,9 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 
 use super::mock::{result_fields, Subject, Verdict};
+use super::post::target;
 use super::store::Verification;
-use super::{admit, common, decode, enveloped, new_seq_id, notifier, param, refused_enveloped, Params, Refusal};
+use super::{admit, common, decode, enveloped, new_seq_id, notifier, param, refused_enveloped, within_rate, Params, Refusal};
 use crate::json::Json;
 use crate::sandbox::{lock, AppState};
 use crate::verify::codes::{CARD_ASYNC, CARD_OK, NAME_OK, REPEATED};
@@ -72,11 +75,20 @@ fn accept(s: &AppState, op: Operation, params: &Params) -> Result<Response, Refu
     if !lock(&s.verifications).insert_new(v) {
         return Err(Refusal::new(REPEATED, format!("order_id {order_id} was sent before; ask its result with checkresult by order_id")));
     }
+    if s.config.record_before_limit {
+        within_rate(s, app_token)?;
+    }
     let mut data;
     match notify_to {
         Some(url) => {
             notifier::schedule(s.clone(), seq_id.clone(), url.to_string());
-            data = common(s, CARD_ASYNC, "accepted; the result will be notified", Some(&seq_id), order_id, order_date);
+            // The sandbox posts only to loopback http addresses: it says so
+            // where the caller reads, not only in /sim/deliveries.
+            let message = match target(url) {
+                Ok(_) => "accepted; the result will be notified".to_string(),
+                Err(why) => format!("accepted; the result is not notified ({why}): ask checkresult"),
+            };
+            data = common(s, CARD_ASYNC, &message, Some(&seq_id), order_id, order_date);
         }
         None => {
             let code = if card { CARD_OK } else { NAME_OK };

@@ -26,7 +26,10 @@
 //!    `return_message`;
 //! 3. `app_token` is the configured one: else `90103`;
 //! 4. the caller is within its rate (per `app_token`, per second): else
-//!    `90105`;
+//!    `90105`; with `--rate-limit-mode record-first`, a `cardcheck` or
+//!    `namecheck` is recorded first (after check 6) and then limited, the
+//!    other reading of the document (which does not say): sent again, it
+//!    is `90104`, and `checkresult` by `order_id` finds it;
 //! 5. `sign` is the sandbox rule's signature of the other parameters: else
 //!    `90102`;
 //! 6. for `cardcheck`/`namecheck`, the caller has not sent this `order_id`
@@ -154,11 +157,9 @@ pub fn admit(s: &Sandbox, op: Operation, headers: &HeaderMap, params: &Params) -
     if token != s.config.app_token {
         return Err(Refusal::new(NO_PERMISSION, "app_token is not one the sandbox assigned (see its --app-token)"));
     }
-    if !s.limiter.allow(token, s.now_ms()) {
-        return Err(Refusal::new(
-            TOO_FREQUENT,
-            format!("more than {} calls in this second for this app_token; wait and send again", s.config.rate_limit),
-        ));
+    let check = matches!(op, Operation::CardCheck | Operation::NameCheck);
+    if !(check && s.config.record_before_limit) {
+        within_rate(s, token)?;
     }
     let expected = sign::sign(&s.config.secret, params.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     if !sign::same(param(params, "sign").unwrap_or_default(), &expected) {
@@ -168,6 +169,18 @@ pub fn admit(s: &Sandbox, op: Operation, headers: &HeaderMap, params: &Params) -
         ));
     }
     Ok(())
+}
+
+/// Check 4: the caller `token` is within its rate.
+pub fn within_rate(s: &Sandbox, token: &str) -> Result<(), Refusal> {
+    if s.limiter.allow(token, s.now_ms()) {
+        return Ok(());
+    }
+    let recorded = if s.config.record_before_limit { " (a check is recorded all the same: ask checkresult by order_id)" } else { "" };
+    Err(Refusal::new(
+        TOO_FREQUENT,
+        format!("more than {} calls in this second for this app_token; wait and send again{recorded}", s.config.rate_limit),
+    ))
 }
 
 /// A new `seq_id`: the service's day, a counter and a random part (a

@@ -16,20 +16,23 @@
 //!   error, time-out, or a 5xx that is not a service answer) is never sent
 //!   again (the service would answer 90104); its result is asked with
 //!   `checkresult` by `order_id`, `seq_id` empty.
-//! - 90105 (too frequent): the same request is sent again after a growing
-//!   delay, within `attempts` sends in all. A result query that gets no
-//!   answer is retried the same way; past the budget, `transport`.
-//! - With a `verify` hook, an answer's `signature` is checked over the `data`
-//!   text; an answer without one is accepted only when it reports a failed
-//!   call (`call_failed`), since it then carries no result to trust.
+//! - 90105 (too frequent): the document does not say whether the service
+//!   recorded the order first. After a growing delay the client asks
+//!   `checkresult` by `order_id`; only a `20011` (no record) sends the
+//!   same signed check again, and a `90104` after a 90105 is recovered by
+//!   `order_id` too. Within `attempts` sends of the check in all. A result
+//!   query met by 90105 or by no answer is sent again the same way; past
+//!   the budget, `transport`.
+//! - Answers are checked before they are believed ([`answer`]): the echoes
+//!   of `order_id` and `order_date`, `service_date`, the `signature`.
 //! - `awaitResult` polls while the result is pending, with a growing
 //!   interval, until a final state or its time-out (then the pending outcome
 //!   is returned as it is).
 
-use super::codes::{Interface, State, QUERY_NOT_FOUND, TOO_FREQUENT};
+use super::codes::{Interface, State};
 use super::config::Config;
-use super::envelope::{decode_envelope, text_field, Envelope};
-use super::fields::{invalid_request, validate_card_check, validate_name_check};
+use super::envelope::text_field;
+use super::fields::{invalid_request, validate, Kind};
 use super::ids;
 use super::outcome::Outcome;
 use super::query::Query;
@@ -79,6 +82,11 @@ pub struct Call {
     request: Option<Request>,
     /// Sends of the current request so far.
     tries: u32,
+    /// Sends of the check (`cardcheck`/`namecheck`) in all.
+    check_sends: u32,
+    /// The signed check, kept once it met 90105: sent again only after a
+    /// result query by `order_id` found no record of it.
+    check: Option<Request>,
     polls: u32,
     waited_ms: u64,
     held: Option<Outcome>,
@@ -110,6 +118,8 @@ impl Call {
             unsigned: Vec::new(),
             request: None,
             tries: 0,
+            check_sends: 0,
+            check: None,
             polls: 0,
             waited_ms: 0,
             held: None,
@@ -158,7 +168,11 @@ impl Call {
                 if poll {
                     self.tries = 0;
                 }
-                self.send()
+                if self.check.is_some() && !self.querying {
+                    self.probe()
+                } else {
+                    self.send()
+                }
             }
             (Phase::Finished, _) => Step::Done(Err(PayError::new(Code::Transport, "the call has already finished"))),
             (phase, event) => Step::Done(Err(PayError::new(
@@ -176,7 +190,8 @@ impl Call {
         match self.op {
             Operation::CardCheck | Operation::NameCheck => {
                 let card = self.op == Operation::CardCheck;
-                let problems = if card { validate_card_check(&self.fields) } else { validate_name_check(&self.fields) };
+                let kind = if card { Kind::CardCheck } else { Kind::NameCheck };
+                let problems = validate(kind, &self.fields, self.config.strict);
                 if !problems.is_empty() {
                     return Step::Done(Err(invalid_request(problems)));
                 }
@@ -251,6 +266,7 @@ impl Call {
         match &self.request {
             Some(r) => {
                 self.tries += 1;
+                self.check_sends += u32::from(!self.querying);
                 self.phase = Phase::Sending;
                 Step::Send(r.clone())
             }
@@ -261,90 +277,6 @@ impl Call {
     fn sleep(&mut self, ms: u32, poll: bool) -> Step {
         self.phase = Phase::Sleeping { poll };
         Step::Sleep(ms)
-    }
-
-    fn answered(&mut self, status: u16, body: &str) -> Step {
-        let answer = match decode_envelope(status, body) {
-            Ok(a) => a,
-            // A gateway's error page: the request may or may not have
-            // reached the service, exactly as when no answer comes.
-            Err(_) if status >= 500 => return self.no_answer(),
-            Err(e) => return Step::Done(Err(e)),
-        };
-        // 90105 is asked again after a delay; so is 20011 while recovering a
-        // check that got no answer: the service may not have recorded it
-        // yet, and a not_found believed too early invites sending the check
-        // again. Both within `retry`.
-        let not_yet = self.recovering && answer.return_code == QUERY_NOT_FOUND;
-        if (answer.return_code == TOO_FREQUENT || not_yet) && self.tries < self.config.attempts {
-            let delay = backoff_delay(self.config.base_delay_ms, self.tries);
-            return self.sleep(delay, false);
-        }
-        // A check, or a query by order_id, is answered with an echo of the
-        // order sent: one naming another order (a replayed or misrouted
-        // answer, however well signed) is not this request's. A query by
-        // seq_id may be answered with the record's own order.
-        if self.queried_seq_id.is_none() {
-            if let Some(echoed) = text_field(&answer.data, "order_id") {
-                if echoed != self.order_id {
-                    return Step::Done(Err(PayError::field(
-                        Code::InvalidResponse,
-                        "order_id",
-                        cat!(
-                            "the answer echoes order_id ",
-                            crate::safe_url::clip(&echoed),
-                            ", not ",
-                            &self.order_id,
-                            ", the order sent: it is not this request's answer"
-                        ),
-                    )));
-                }
-            }
-        }
-        let outcome = self.outcome_of(&answer);
-        if self.has_verify {
-            match answer.signature {
-                Some(signature) => {
-                    self.held = Some(outcome);
-                    self.phase = Phase::Verifying;
-                    return Step::NeedVerify { data: answer.data_text, signature };
-                }
-                None if outcome.state != State::CallFailed => {
-                    return Step::Done(Err(PayError::new(
-                        Code::BadSignature,
-                        cat!("the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"),
-                    )))
-                }
-                None => {}
-            }
-        }
-        self.settle(outcome)
-    }
-
-    fn outcome_of(&self, answer: &Envelope) -> Outcome {
-        let echo = |from_answer: bool, key: &str, own: &str| {
-            let echoed = if from_answer { text_field(&answer.data, key) } else { None };
-            echoed.unwrap_or_else(|| own.into())
-        };
-        let mut o = Outcome::from_data(
-            &answer.data,
-            self.interface(),
-            &answer.return_code,
-            &echo(self.order_id_from_answer, "order_id", &self.order_id),
-            &echo(self.order_date_from_answer, "order_date", &self.order_date),
-            self.querying,
-        );
-        if o.seq_id.is_none() {
-            o.seq_id.clone_from(&self.queried_seq_id);
-        }
-        o
-    }
-
-    fn verified(&mut self, ok: bool) -> Step {
-        match (ok, self.held.take()) {
-            (true, Some(outcome)) => self.settle(outcome),
-            (_, held) => Step::Done(Err(PayError::new(Code::BadSignature, words::rejected(&self.order_id, held.as_ref())))),
-        }
     }
 
     /// Done with `outcome`, unless awaiting a result that is still pending.
@@ -364,17 +296,31 @@ impl Call {
 
     fn no_answer(&mut self) -> Step {
         if !self.querying {
-            // Never send the check again: ask for its result instead.
-            self.recovering = true;
-            self.begin_query("");
-            self.phase = Phase::Signing;
-            return Step::NeedSign(self.unsigned.clone());
+            return self.recover();
         }
         if self.tries < self.config.attempts {
             let delay = backoff_delay(self.config.base_delay_ms, self.tries);
             return self.sleep(delay, false);
         }
         Step::Done(Err(PayError::new(Code::Transport, words::unanswered(&self.order_id, &self.order_date, self.tries, self.recovering))))
+    }
+}
+
+impl Call {
+    /// Never send the check again: ask for its result by `order_id`.
+    fn recover(&mut self) -> Step {
+        self.recovering = true;
+        self.begin_query("");
+        self.phase = Phase::Signing;
+        Step::NeedSign(self.unsigned.clone())
+    }
+
+    /// After a 90105, before the check goes again: whether the service
+    /// recorded it anyway, asked by `order_id` ([`answer`]).
+    fn probe(&mut self) -> Step {
+        self.begin_query("");
+        self.phase = Phase::Signing;
+        Step::NeedSign(self.unsigned.clone())
     }
 }
 
@@ -393,6 +339,7 @@ impl Phase {
     }
 }
 
+mod answer;
 mod encrypt;
 #[cfg(test)]
 mod tests;

@@ -28,7 +28,9 @@ fn card_check_in_four_steps() {
     let Step::Send(req) = c.next(Event::Signed("sig".into())) else { panic!("expected Send") };
     assert_eq!((req.method, req.path.as_str()), ("POST", crate::verify::request::CARD_CHECK_PATH));
     assert_eq!(req.param("sign"), Some("sig"));
-    let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01"}"#)) else { panic!("expected an outcome") };
+    let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01","service_date":"20240101"}"#)) else {
+        panic!("expected an outcome")
+    };
     assert_eq!(o.state, State::Inconsistent);
     assert_eq!(o.order_id, "202401010030050420707070707070707");
     assert_eq!(o.order_date, "20240101");
