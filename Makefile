@@ -141,10 +141,11 @@ pkg-files: $(BG)/pkg.stamp
 $(BG)/pkg.stamp: $(PKG_INPUTS)
 	rm -rf pkg $(STAGE) && mkdir -p pkg $(STAGE)
 	cp $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm $(SHORT)/paybridge_full_bg.wasm pkg/
-	# The full module's glue, minified as it is (its exports keep their
-	# names; TERSER says what it saves). Node's entry imports it; a browser
-	# fetches it bundled into full.js, with what loads the module (below).
-	$(TERSER) --module $(SHORT)/paybridge_full_bg.js --output pkg/paybridge_full_bg.js
+	# The full module's glue as it is, not minified: Node's entry imports
+	# it, and Node prints the source line an uncaught PayError was thrown
+	# from (tests/node/readable.test.mjs). A browser fetches it minified,
+	# bundled into full.js with what loads the module (below).
+	cp $(SHORT)/paybridge_full_bg.js pkg/paybridge_full_bg.js
 	cp www/lib/node.js www/lib/flows.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js www/lib/index.d.ts \
 	  www/lib/miniprogram.d.ts www/lib/miniprogram.d.cts www/lib/paybridge.wasm.d.cts www/lib/package.json www/lib/README.md pkg/
 	# The browser entry is one file (shim and the payment module's glue), so

@@ -45,6 +45,7 @@ fn kinds(cmds: &[Cmd<u32>]) -> Vec<String> {
                     Hook::Verify(_) => "verify",
                     Hook::Send(_) => "send",
                     Hook::Body(_) => "body",
+                    Hook::Ask => "ask",
                 }
             ),
             Cmd::Done(r) => format!("done {}", r.0.status.as_str()),
