@@ -222,7 +222,7 @@ impl WatchRun {
 
     /// `{ status, merchant?, asks, error?, nextInMs? }`
     fn detail(&self, says: Says, error: Option<String>, next: Option<u32>) -> Json {
-        let mut o = vec![("status".to_string(), Json::str(says.as_str()))];
+        let mut o = vec![(String::from("status"), Json::str(says.as_str()))];
         if let Some(w) = &self.last {
             o.push(("merchant".into(), Json::str(w)));
         }

@@ -250,7 +250,10 @@ impl Out<JsValue> for Writer<'_> {
         let options = if let Hooks::Order(o) = self.hooks { o } else { &u };
         if let (Hooks::Watch(o, _, id), Cmd::Listen(Target::Signal, e) | Cmd::Unlisten(Target::Signal, e)) = (&self.hooks, &c) {
             let op = if matches!(c, Cmd::Listen(..)) { Op::Listen } else { Op::Unlisten };
-            let key = s(&cat!("signal", &id.to_string()));
+            // No `to_string`: it would bring the formatting machinery into the module.
+            let mut key = String::from("signal");
+            crate::error::push_u64(&mut key, *id as u64);
+            let key = s(&key);
             self.out.push(&Array::of4(&JsValue::from_f64(op as u8 as f64), &key, &s(e), &env::get(o, "signal")));
             return;
         }

@@ -10,7 +10,8 @@
 // before it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, sandboxSuite } from "../tools/sandbox.mjs";
 
@@ -27,11 +28,11 @@ function block(marker) {
 
 /**
  * `code` as the README says to run it against `make demo`: each line whose
- * comment reads `// make demo: X` becomes X (indented as the line was).
+ * comment ends `make demo: X` becomes X (indented as the line was).
  */
 function forDemo(code) {
   const lines = code.split("\n").map((l) => {
-    const m = /^(\s*).*?\/\/ make demo: (.*)$/.exec(l);
+    const m = /^(\s*).*?\/\/.*?\bmake demo: (.*)$/.exec(l);
     return m ? m[1] + m[2] : l;
   });
   return lines.join("\n");
@@ -267,4 +268,22 @@ test("README, the card network's callback page, against make demo: orders once a
   assert.match(page.url(), /\/readme\/cb/, "the page did not move");
   assert.deepEqual(page.errors, []);
   await page.ctx.close();
+});
+
+test("README, the Node back end, against make demo: a card check with the sandbox's app_token and secret", () => {
+  const code = forDemo(block("new AuthClient({"));
+  assert.match(code, /baseUrl: "http:\/\/127\.0\.0\.1:8080",\n/);
+  assert.match(code, /verify: false,\n/);
+  // The sandbox of this test listens on a port of its own (PORT=... make demo moves it too).
+  const file = join(ROOT, "tests", `.readme-node-${process.pid}.mjs`);
+  writeFileSync(file, `${code.replace("http://127.0.0.1:8080", suite.base)}\nconsole.log(JSON.stringify({ state: outcome.state }));\n`);
+  try {
+    const env = { PATH: process.env.PATH, APP_TOKEN: "sandbox-app-token-0000000000000000000000", SECRET: "sandbox-secret" };
+    const r = spawnSync(process.execPath, [file], { encoding: "utf8", env, timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    const { state } = JSON.parse(r.stdout.trim().split("\n").at(-1));
+    assert.ok(["consistent", "inconsistent", "exception"].includes(state), r.stdout);
+  } finally {
+    rmSync(file, { force: true });
+  }
 });
