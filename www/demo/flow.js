@@ -340,7 +340,7 @@ export class Flow {
     }
     if (!this.state.payment) {
       this.fail(
-        { code: "interrupted", message: `${why} before anything was ordered: nothing was ordered or charged; start over` },
+        { code: "interrupted", message: `${why} before anything was ordered: start over` },
         { ask: false },
       );
       return;
