@@ -33,6 +33,12 @@ async function open(path) {
   return page;
 }
 
+/** The last payment object an order of `page` answered (its body is read asynchronously: waited for). */
+async function lastPayment(page) {
+  for (let i = 0; i < 50 && !page.payments.length; i++) await page.waitForTimeout(100);
+  return page.payments.at(-1);
+}
+
 async function done(page, shot) {
   const context = page.context();
   await closePage(page, shot);
@@ -112,7 +118,7 @@ for (const [path, section, wallet] of [
     await page.locator(`${section} [data-role=log] li[data-kind="called"]`).waitFor();
     await page.reload();
     const id = await headline(page, section, "not_paid");
-    const payment = page.payments.at(-1);
+    const payment = await lastPayment(page);
     assert.equal(payment.id, id);
     const ref = wallet === "wallet1" ? payment.pay_info.tradeNO : payment.pay_info.package.slice("prepay_id=".length);
     await saysPaidWithin(page, section, () => post(`/sim/pay/${ref}`));
@@ -125,7 +131,7 @@ test("the wallet never answers (bridge and mini-program): pending after the demo
   await authorize(page);
   await statusIs(page, "#life", "pending", 8000);
   const id = await headline(page, "#life", "not_paid");
-  const payment = page.payments.at(-1);
+  const payment = await lastPayment(page);
   await saysPaidWithin(page, "#life", () => post(`/sim/pay/${payment.pay_info.tradeNO}`));
   assert.equal(await serverSays(id), "paid");
   await done(page);
