@@ -21,7 +21,9 @@
 //!   sans-IO state machine in `perform/`: `Run` (a payment), `BridgeWait`
 //!   (`waitForBridge`), `CardnetRun` (`cardnetPay`), `VerifyRun` (a call of
 //!   the authentication client, around `verify::Call`, which decides what
-//!   to send and when to try again) and `NoticeRun` (`verifyNotification`).
+//!   to send and when to try again), `NoticeRun` (`verifyNotification`)
+//!   and `WatchRun` (`watchPayment`: ask the merchant until its word is
+//!   final, backing off).
 //!   Each answers every input (a call returned, an event, a timer, an
 //!   awaited answer with its token) with commands of one vocabulary
 //!   (`perform/io.rs`: listen, set a timer, call the bridge or the API,
@@ -35,7 +37,7 @@
 //!   the crate polls a future or holds a timer or listener of its own:
 //!   every wait is a command the driver performs.
 //!   Host tests drive every rule and fault with a fake world
-//!   (`perform/tests.rs`, `perform/flow_tests.rs`). The payment module
+//!   (`perform/tests.rs`, `perform/flow_tests.rs`, `perform/watch_tests.rs`). The payment module
 //!   refuses bad input unworded (`error::WORDED`); the full module's
 //!   `__explain` words it, and awaits `confirm`, which comes after the
 //!   wallet's answer (`Cmd::HandOff`).

@@ -305,10 +305,12 @@ async fn the_cardnet_round_trip_and_its_five_minutes() {
     let code = sb.cardnet_code().await;
     sb.clock.advance(Duration::from_secs(5 * 60 - 1));
     sb.create(json!({ "channel": "cardnet", "user_auth_code": code })).await;
-    sb.clock.advance(Duration::from_secs(1));
+    let code = sb.cardnet_code().await;
+    sb.clock.advance(Duration::from_secs(5 * 60));
     let r = sb.post_json("/merchant/payments", &json!({ "channel": "cardnet", "user_auth_code": code })).await;
     assert_eq!(r.status, 400);
     assert!(r.json()["message"].as_str().unwrap().contains("expired"), "{}", r.body);
+    assert_eq!(r.json()["code"], "auth_expired");
     let r = sb.post_json("/merchant/payments", &json!({ "channel": "cardnet" })).await;
     assert_eq!(r.status, 400);
 

@@ -130,3 +130,22 @@ impl<V: Clone, O: Out<V>> Out<V> for WithRaw<'_, O, V> {
         })
     }
 }
+
+/// `order`'s rejection passed through: a reason whose `code` is
+/// `auth_expired` (the card network's own expiry of the code, which only
+/// the merchant sees) or `auth_used` (the code ordered before, in another
+/// tab or on another device) fails `cardnetPay` with that code, naming
+/// `userAuthCode`, the reason's `message` kept in the error's. Any other
+/// rejection is `transport`, as [`CardnetRun`] has it.
+pub fn order_refusal(code: Option<&str>, message: Option<&str>) -> Option<PayError> {
+    let (code, why) = match code? {
+        "auth_expired" => (Code::AuthExpired, "the userAuthCode has expired"),
+        "auth_used" => (Code::AuthUsed, "the userAuthCode was used already"),
+        _ => return None,
+    };
+    let mut m = cat!("order refused: ", why, " (the merchant's answer)");
+    if let Some(said) = message.filter(|s| !s.is_empty()) {
+        m = cat!("order refused: ", crate::safe_url::clip(said));
+    }
+    Some(PayError::field(code, "userAuthCode", m))
+}

@@ -45,6 +45,7 @@ fn kinds(cmds: &[Cmd<u32>]) -> Vec<String> {
                     Hook::Verify(_) => "verify",
                     Hook::Send(_) => "send",
                     Hook::Body(_) => "body",
+                    Hook::Ask => "ask",
                 }
             ),
             Cmd::Done(r) => format!("done {}", r.0.status.as_str()),
@@ -298,4 +299,23 @@ fn a_notification_is_accepted_only_when_verify_says_true() {
         run.step_into(Input::Settled(1, Got::Flag(Ok(true))), &mut after);
         assert!(after.is_empty(), "nothing after the end");
     }
+}
+
+#[test]
+fn cardnet_passes_an_order_refusal_of_auth_expired_or_auth_used_through() {
+    let e = order_refusal(Some("auth_expired"), Some("user_auth_code has expired (valid 5 minutes)")).unwrap();
+    assert_eq!((e.code, e.field.as_deref()), (Code::AuthExpired, Some("userAuthCode")));
+    assert_eq!(e.message, "order refused: user_auth_code has expired (valid 5 minutes)");
+    let e = order_refusal(Some("auth_used"), None).unwrap();
+    assert_eq!(e.code, Code::AuthUsed);
+    assert!(e.message.contains("used already"));
+    for other in [None, Some("transport"), Some("AUTH_USED"), Some(""), Some("auth_failed")] {
+        assert!(order_refusal(other, Some("x")).is_none(), "{other:?}");
+    }
+    // As the edge feeds it: the run's answer, an error, and the run ends with it.
+    let (mut run, _) = cardnet(FRESH, r#"{"confirmTimeoutMs":700}"#);
+    let refused = order_refusal(Some("auth_expired"), None).unwrap();
+    let out = run.step_into_vec(Input::Settled(1, Got::Payment(Box::new(Err(refused)), 9)));
+    assert!(matches!(out.last(), Some(Cmd::Fail(e, None, None)) if e.code == Code::AuthExpired), "{:?}", kinds(&out));
+    assert!(run.over());
 }

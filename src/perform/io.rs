@@ -16,6 +16,9 @@ use crate::prelude::*;
 pub enum Target {
     Document = 0,
     Window = 1,
+    /// The `signal` option of `watchPayment` (an `AbortSignal`).
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Signal = 2,
 }
 
 /// What an event reports besides its type.
@@ -118,6 +121,9 @@ pub enum Hook<V> {
     /// The body of what `fetch` answered: `response.text()`.
     #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
     Body(V),
+    /// `watchPayment`'s `ask()`: the merchant's status of the payment.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Ask,
 }
 
 /// An awaited answer, as the edge reads it for the run (a payment's

@@ -48,14 +48,20 @@ mod tests;
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub mod verify;
 mod wait;
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+pub mod watch;
+#[cfg(test)]
+mod watch_tests;
 pub mod wire;
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
-pub use cardnet::CardnetRun;
+pub use cardnet::{order_refusal, CardnetRun};
 pub use io::{ApiCall, BridgeCall, Cmd, Detail, Expect, Got, Hook, Input, Reported, Target};
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub use verify::{NoticeRun, VerifyRun};
 pub use wait::BridgeWait;
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+pub use watch::{Says, WatchOptions, WatchRun};
 pub use wire::Timer;
 
 /// Whether this build calls mini-program APIs at all: every build but the

@@ -1,6 +1,6 @@
 // paybridge sandbox: a simulated wallet JS bridge, served by /sim/bridge.js.
 // The page's own address may override the script's settings:
-// ?bridge_mode=succeed|cancel|fail|late|never&bridge_delay_ms=N&bridge_code=X
+// ?bridge_mode=succeed|cancel|fail|late|never|silent&bridge_delay_ms=N&bridge_code=X
 (function () {
   "use strict";
   var cfg = /*CONFIG*/;
@@ -29,6 +29,8 @@
 
   // Pays `ref` on the sandbox when the mode succeeds, then answers.
   function pay(ref, params, cb) {
+    // silent: the wallet takes the call and never answers.
+    if (mode === "silent") return console.info(tag, "will never answer");
     var outcome = mode === "cancel" || mode === "fail" ? mode : "succeed";
     var value = code || cfg.results[outcome];
     if (outcome !== "succeed") return reply(cb, value);

@@ -22,6 +22,7 @@ authorization pages on one local address.
 usage: sandbox [--port N] [--www DIR] [--pkg DIR] [--notify-delay-ms N]
                [--notify-attempts N] [--notify-retry-ms N]
                [--secret S] [--app-token T] [--rate-limit N] [--rate-limit-mode M]
+               [--payment-lifetime-ms N]
 
   --port N             PORT              port on 127.0.0.1 (default 8080; 0 picks one)
   --www DIR            SANDBOX_WWW       demo pages served at / (default www)
@@ -34,6 +35,7 @@ usage: sandbox [--port N] [--www DIR] [--pkg DIR] [--notify-delay-ms N]
   --rate-limit N       RATE_LIMIT        requests per second per app_token (default 20; 0: no limit)
   --rate-limit-mode M  RATE_LIMIT_MODE   limit-first (default: a 90105 check is not recorded) or
                                          record-first (it is, and sending it again is 90104)
+  --payment-lifetime-ms N  PAYMENT_LIFETIME_MS  an unpaid payment is closed after it (default 120000)
 
 Flags win over environment variables.
 ";
@@ -81,6 +83,9 @@ pub struct Config {
     pub pkg: PathBuf,
     /// Delay before the authentication API's notification is sent.
     pub notify_delay: Duration,
+    /// How long a merchant payment stays `created` before the merchant
+    /// closes it unpaid (short, for the demo).
+    pub payment_lifetime: Duration,
     /// Sends of one notification, until the merchant answers 2xx; at least 1.
     pub notify_attempts: u32,
     /// The wait after the first unacknowledged send; each further one
@@ -105,6 +110,7 @@ impl Default for Config {
             www: PathBuf::from("www"),
             pkg: PathBuf::from("pkg"),
             notify_delay: Duration::from_millis(2000),
+            payment_lifetime: Duration::from_secs(120),
             notify_attempts: 8,
             notify_retry: Duration::from_millis(1000),
             secret: DEFAULT_SECRET.to_string(),
@@ -144,6 +150,10 @@ impl Config {
                 "www" => c.www = PathBuf::from(v),
                 "pkg" => c.pkg = PathBuf::from(v),
                 "notify-delay-ms" => c.notify_delay = Duration::from_millis(number("notify delay", v)?),
+                "payment-lifetime-ms" => match number("payment lifetime", v)? {
+                    0 => return Err("the payment lifetime must be at least 1 ms".into()),
+                    n => c.payment_lifetime = Duration::from_millis(n),
+                },
                 "notify-attempts" => match number("notify attempts", v)? {
                     0 => return Err("notify attempts must be at least 1".into()),
                     n => c.notify_attempts = n,
@@ -172,6 +182,7 @@ impl Config {
             ("SANDBOX_WWW", "www"),
             ("SANDBOX_PKG", "pkg"),
             ("NOTIFY_DELAY_MS", "notify-delay-ms"),
+            ("PAYMENT_LIFETIME_MS", "payment-lifetime-ms"),
             ("NOTIFY_ATTEMPTS", "notify-attempts"),
             ("NOTIFY_RETRY_MS", "notify-retry-ms"),
             ("SANDBOX_SECRET", "secret"),

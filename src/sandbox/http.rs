@@ -1,7 +1,9 @@
 //! Request parameters, error answers and redirect targets, shared by the
 //! sandbox's handlers.
 
-use axum::http::StatusCode;
+use axum::extract::{RawQuery, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
@@ -114,6 +116,32 @@ pub fn with_query(mut target: Url, params: &[(&str, &str)]) -> String {
 /// A `303 See Other` to `location`.
 pub fn see_other(location: &str) -> Response {
     (StatusCode::SEE_OTHER, [(axum::http::header::LOCATION, location)]).into_response()
+}
+
+/// Any origin may call the merchant API (a page on a separate dev server):
+/// a preflight is answered here, every answer names the origin allowed.
+pub async fn cors(req: Request, next: Next) -> Response {
+    let mut res = if req.method() == Method::OPTIONS { StatusCode::NO_CONTENT.into_response() } else { next.run(req).await };
+    let h = res.headers_mut();
+    h.insert("access-control-allow-origin", HeaderValue::from_static("*"));
+    h.insert("access-control-allow-methods", HeaderValue::from_static("GET, POST, OPTIONS"));
+    h.insert("access-control-allow-headers", HeaderValue::from_static("content-type, idempotency-key"));
+    h.insert("access-control-max-age", HeaderValue::from_static("600"));
+    res
+}
+
+/// `POST /sim/clock?advance_ms=N`: moves the sandbox's clock N ms ahead
+/// (codes expire, unpaid payments close), for a test or a try of what a
+/// late customer meets. Answers `{ ahead_ms }`, the total.
+pub async fn clock_ahead(State(s): State<super::AppState>, RawQuery(q): RawQuery) -> Response {
+    let p = Params::from_query(q.as_deref());
+    match p.get("advance_ms").and_then(|v| v.parse::<u64>().ok()).filter(|n| *n <= 86_400_000) {
+        Some(n) => {
+            let total = s.clock_ahead_ms.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+            Json(json!({ "ahead_ms": total })).into_response()
+        }
+        None => Problem::bad("advance_ms", "advance_ms must be a whole number of ms up to a day").json(),
+    }
 }
 
 #[cfg(test)]

@@ -5,13 +5,32 @@
 //! `{ channel, amount?, subject?, open_id?, buyer_id?, user_id?, user_auth_code?, app_id?, return_url? }`
 //! answers the payment object `{ id, object, pay_channel, amount, subject,
 //! status, pay_info, expend?, created }`; `GET /merchant/payments/{id}`
-//! answers `{ id, pay_channel, status }` with `status` `"created"` or
-//! `"paid"`.
+//! answers `{ id, pay_channel, status }` with `status` `"created"`,
+//! `"paid"` or `"closed"`.
+//!
+//! What must stay true:
+//! - **Final states.** A payment is `created` until it is paid or, unpaid
+//!   for the sandbox's payment lifetime (`PAYMENT_LIFETIME_MS`), closed;
+//!   `paid` and `closed` never change, and a closed payment is paid by no
+//!   cashier or bridge. `closed` is the one word meaning nothing was
+//!   charged.
+//! - **Idempotent orders.** A `POST` with an `Idempotency-Key` header
+//!   answers the payment that key created (its status as it is now), not a
+//!   new one, so that a page reloaded while the answer was on its way finds
+//!   the payment; the key with another channel is `409`.
+//! - **The card network's code, once.** An order with a `user_auth_code`
+//!   uses the code up; an expired one is answered `{ error, code:
+//!   "auth_expired" }`, a used one `{ error, code: "auth_used" }` (400,
+//!   `field: "user_auth_code"`), the codes `cardnetPay` passes through from
+//!   a rejected `order`.
+//! - **CORS.** `/merchant/payments` answers any origin (a separate dev
+//!   server's page), preflight included, with no credentials.
 
 use std::collections::HashMap;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -35,6 +54,8 @@ const MAX_AMOUNT: u64 = 100_000_000;
 pub enum PayStatus {
     Created,
     Paid,
+    /// Unpaid for the payment lifetime: final, nothing was charged.
+    Closed,
 }
 
 impl PayStatus {
@@ -42,6 +63,7 @@ impl PayStatus {
         match self {
             PayStatus::Created => "created",
             PayStatus::Paid => "paid",
+            PayStatus::Closed => "closed",
         }
     }
 }
@@ -62,33 +84,61 @@ pub struct Payment {
     pub return_url: Option<String>,
     /// The payment object as it was handed out.
     pub object: Value,
+    /// When it was created, by the sandbox's clock.
+    pub created_ms: u64,
+    /// The `Idempotency-Key` it was ordered with.
+    pub key: Option<String>,
 }
 
-/// Payments by id, and their ids by wallet-side reference.
+/// Payments by id, and their ids by wallet-side reference and by
+/// idempotency key.
 pub struct Payments {
     by_id: Bounded<Payment>,
     by_trade: HashMap<String, String>,
+    by_key: HashMap<String, String>,
+    /// How long a payment stays `created` before it is closed.
+    lifetime_ms: u64,
 }
 
 impl Payments {
-    pub fn new(cap: usize) -> Payments {
-        Payments { by_id: Bounded::new(cap), by_trade: HashMap::new() }
+    pub fn new(cap: usize, lifetime_ms: u64) -> Payments {
+        Payments { by_id: Bounded::new(cap), by_trade: HashMap::new(), by_key: HashMap::new(), lifetime_ms }
     }
 
     pub fn insert(&mut self, p: Payment) {
         self.by_trade.insert(p.trade.clone(), p.id.clone());
+        if let Some(k) = &p.key {
+            self.by_key.insert(k.clone(), p.id.clone());
+        }
         for (_, gone) in self.by_id.insert(p.id.clone(), p) {
             self.by_trade.remove(&gone.trade);
+            if let Some(k) = &gone.key {
+                self.by_key.remove(k);
+            }
         }
     }
 
-    pub fn get(&self, id: &str) -> Option<&Payment> {
-        self.by_id.get(id)
+    /// The payment `id` as it is at `now_ms` (closed when its lifetime
+    /// passed unpaid).
+    pub fn get(&mut self, id: &str, now_ms: u64) -> Option<&mut Payment> {
+        let lifetime = self.lifetime_ms;
+        let p = self.by_id.get_mut(id)?;
+        if p.status == PayStatus::Created && now_ms.saturating_sub(p.created_ms) >= lifetime {
+            p.status = PayStatus::Closed;
+        }
+        Some(p)
     }
 
-    pub fn by_trade(&mut self, trade: &str) -> Option<&mut Payment> {
-        let id = self.by_trade.get(trade)?;
-        self.by_id.get_mut(id)
+    /// The payment with wallet-side reference `trade`, as [`Payments::get`].
+    pub fn by_trade(&mut self, trade: &str, now_ms: u64) -> Option<&mut Payment> {
+        let id = self.by_trade.get(trade)?.clone();
+        self.get(&id, now_ms)
+    }
+
+    /// The payment ordered with idempotency key `key`, as [`Payments::get`].
+    pub fn by_key(&mut self, key: &str, now_ms: u64) -> Option<&mut Payment> {
+        let id = self.by_key.get(key)?.clone();
+        self.get(&id, now_ms)
     }
 }
 
@@ -98,19 +148,33 @@ pub fn money(cents: u64) -> String {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/merchant/payments", post(create)).route("/merchant/payments/{id}", get(status))
+    Router::new()
+        .route("/merchant/payments", post(create))
+        .route("/merchant/payments/{id}", get(status))
+        .layer(axum::middleware::from_fn(super::http::cors))
 }
 
-async fn create(State(s): State<AppState>, body: Bytes) -> Response {
-    match create_payment(&s, &body) {
+async fn create(State(s): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let key = match headers.get("idempotency-key").map(|v| v.to_str()) {
+        None => None,
+        Some(Ok(k)) if !k.is_empty() && k.len() <= 128 && k.bytes().all(|b| b.is_ascii_graphic()) => Some(k.to_string()),
+        Some(_) => return Problem::bad("Idempotency-Key", "the Idempotency-Key header must be 1 to 128 printable ASCII characters").json(),
+    };
+    match create_payment_keyed(&s, &body, key.as_deref()) {
         Ok(object) => Json(object).into_response(),
+        // A refused card-network code also as `code`: a page's `order`
+        // rejects with the body, and cardnetPay passes that code through.
+        Err(p) if p.error.starts_with("auth_") => {
+            let body = json!({ "error": p.error, "code": p.error, "message": p.message, "field": p.field });
+            (p.status, Json(body)).into_response()
+        }
         Err(p) => p.json(),
     }
 }
 
 async fn status(State(s): State<AppState>, Path(id): Path<String>) -> Response {
-    let payments = lock(&s.payments);
-    match payments.get(&id) {
+    let mut payments = lock(&s.payments);
+    match payments.get(&id, s.now_ms()) {
         Some(p) => Json(json!({
             "id": p.id,
             "pay_channel": p.channel.name(),
@@ -146,6 +210,33 @@ fn amount(body: &Map<String, Value>) -> Result<u64, Problem> {
 
 /// Builds and remembers a payment from the JSON order in `body`.
 pub fn create_payment(s: &Sandbox, body: &[u8]) -> Result<Value, Problem> {
+    create_payment_keyed(s, body, None)
+}
+
+/// [`create_payment`], or with `key` given before, the payment that key
+/// created, its status as it is now.
+pub fn create_payment_keyed(s: &Sandbox, body: &[u8], key: Option<&str>) -> Result<Value, Problem> {
+    if let Some(k) = key {
+        if let Some(p) = lock(&s.payments).by_key(k, s.now_ms()) {
+            let asked = serde_json::from_slice::<Value>(body).ok();
+            let channel = asked.as_ref().and_then(|o| o.get("channel").or_else(|| o.get("pay_channel"))).and_then(Value::as_str);
+            if channel.is_some_and(|c| Channel::from_name(c) != Some(p.channel)) {
+                return Err(Problem {
+                    status: StatusCode::CONFLICT,
+                    error: "invalid_request",
+                    field: Some("Idempotency-Key".into()),
+                    message: format!(
+                        "Idempotency-Key {k:?} ordered payment {} for {}: a new order needs a new key",
+                        p.id,
+                        p.channel.name()
+                    ),
+                });
+            }
+            let mut object = p.object.clone();
+            object["status"] = json!(p.status.name());
+            return Ok(object);
+        }
+    }
     let order: Value = serde_json::from_slice(body).map_err(|e| Problem::bad("body", format!("the body is not JSON text ({e})")))?;
     let Value::Object(order) = order else {
         return Err(Problem::bad("body", "the body must be a JSON object"));
@@ -224,8 +315,11 @@ pub fn create_payment(s: &Sandbox, body: &[u8]) -> Result<Value, Problem> {
                     "user_auth_code is missing (cardnet needs the userAuthCode from /sim/cardnet/authorize)",
                 ));
             };
-            oauth::check_grant(s, GrantKind::Cardnet, &code, false)
-                .map_err(|why| Problem::bad("user_auth_code", format!("user_auth_code {why}")))?;
+            // Used up by this order: the same code orders nothing again.
+            oauth::check_grant(s, GrantKind::Cardnet, &code, true).map_err(|why| Problem {
+                error: oauth::refusal_code(&why),
+                ..Problem::bad("user_auth_code", format!("user_auth_code {why}"))
+            })?;
             let url = cashier_url(s, "/sim/cardnet/pay", &trade, &amount_text, None);
             expend = Some(json!({ "pay_url": url }));
             Value::Null
@@ -256,6 +350,8 @@ pub fn create_payment(s: &Sandbox, body: &[u8]) -> Result<Value, Problem> {
         status: PayStatus::Created,
         return_url,
         object: object.clone(),
+        created_ms: now,
+        key: key.map(str::to_string),
     });
     Ok(object)
 }

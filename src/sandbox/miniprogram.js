@@ -1,7 +1,7 @@
 // paybridge sandbox: a simulated mini-program API, served by
 // /sim/miniprogram.js, so that a browser page can stand in for a
 // mini-program page. The page's own address may override the script's
-// settings: ?mp_mode=succeed|cancel|fail&mp_code=X
+// settings: ?mp_mode=succeed|cancel|fail|silent&mp_code=X
 (function () {
   "use strict";
   var cfg = /*CONFIG*/;
@@ -11,7 +11,7 @@
   var script = document.currentScript;
   var origin = script && script.src ? new URL(script.src).origin : location.origin;
   var tag = "[sandbox " + cfg.global + "]";
-  if (["succeed", "cancel", "fail"].indexOf(mode) < 0) {
+  if (["succeed", "cancel", "fail", "silent"].indexOf(mode) < 0) {
     console.warn(tag, "unknown mode " + mode + "; using succeed");
     mode = "succeed";
   }
@@ -68,6 +68,8 @@
       if (typeof opts.tradeNO !== "string" || !opts.tradeNO) {
         return settle(opts, false, { error: 2, errorMessage: "tradeNO is missing" });
       }
+      // silent: the wallet takes the call and never answers.
+      if (mode === "silent") return console.info(tag, "will never answer");
       if (mode !== "succeed") return settle(opts, true, { resultCode: value });
       pay(opts.tradeNO, { tradeNO: opts.tradeNO }).then(
         function () { settle(opts, true, { resultCode: value }); },
@@ -90,6 +92,7 @@
       console.info(tag, "requestPayment", params);
       var m = typeof params.package === "string" && /^prepay_id=(.+)$/.exec(params.package);
       if (!m) return settle(opts, false, { errMsg: "requestPayment:fail package must be prepay_id=..." });
+      if (mode === "silent") return console.info(tag, "will never answer");
       if (mode === "cancel") return settle(opts, false, { errMsg: code || cfg.results.cancel });
       if (mode === "fail") return settle(opts, false, { errMsg: code || cfg.results.fail });
       pay(m[1], params).then(

@@ -76,6 +76,8 @@ pub struct Sandbox {
     pub inbox: Mutex<receiver::Inbox>,
     /// Merchant sessions by the id their cookie carries.
     pub sessions: Mutex<Bounded<session::MerchantSession>>,
+    /// How far `POST /sim/clock` moved the sandbox's clock ahead.
+    pub clock_ahead_ms: AtomicU64,
 }
 
 pub type AppState = Arc<Sandbox>;
@@ -91,7 +93,7 @@ impl Sandbox {
         Sandbox {
             base: config.base_url(),
             profile: Profile::default(),
-            payments: Mutex::new(merchant::Payments::new(MEMORY)),
+            payments: Mutex::new(merchant::Payments::new(MEMORY, config.payment_lifetime.as_millis() as u64)),
             grants: Mutex::new(Bounded::new(MEMORY)),
             limiter: ratelimit::RateLimiter::new(config.rate_limit),
             verifications: Mutex::new(api::store::Verifications::new(MEMORY)),
@@ -99,12 +101,13 @@ impl Sandbox {
             seq: AtomicU64::new(1),
             inbox: Mutex::new(receiver::Inbox::default()),
             sessions: Mutex::new(Bounded::new(MEMORY)),
+            clock_ahead_ms: AtomicU64::new(0),
             config,
         }
     }
 
     pub fn now_ms(&self) -> u64 {
-        self.config.clock.now_ms()
+        self.config.clock.now_ms() + self.clock_ahead_ms.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

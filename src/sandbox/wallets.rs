@@ -12,6 +12,7 @@
 //! - `GET /sim/miniprogram.js?wallet&mode&code&app_id`: a mini-program API
 //!   (`tradePay`/`getAuthCode`, `requestPayment`/`login`) for a browser page
 //!   standing in for a mini-program page.
+//! - `POST /sim/clock?advance_ms=N`: the sandbox's clock moved ahead.
 
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
@@ -35,6 +36,7 @@ pub fn router() -> Router<AppState> {
         .route("/sim/wallet1/cashier", get(wallet1_show).post(wallet1_act))
         .route("/sim/cardnet/pay", get(cardnet_show).post(cardnet_act))
         .route("/sim/pay/{reference}", post(bridge_paid))
+        .route("/sim/clock", post(super::http::clock_ahead))
         .route("/sim/bridge.js", get(bridge_js))
         .route("/sim/miniprogram.js", get(mini_program_js))
 }
@@ -83,7 +85,7 @@ impl Cashier {
         }
         let mut payments = lock(&s.payments);
         let pay = payments
-            .by_trade(trade)
+            .by_trade(trade, s.now_ms())
             .ok_or_else(|| Problem::not_found(format!("No payment {trade} (the sandbox forgets payments when it restarts).")))?;
         if !self.serves(pay.channel) {
             return Err(Problem::bad("trade", format!("Payment {trade} is a {} payment, not one for this cashier.", pay.channel.name())));
@@ -132,12 +134,16 @@ fn show(s: &Sandbox, cashier: Cashier, query: Option<&str>) -> Response {
         Some("paid") => Some(("ok", "Payment successful.")),
         Some("already") => Some(("ok", "Already paid: nothing changed.")),
         Some("cancelled") if pay.status != PayStatus::Paid => Some(("error", "Payment cancelled; nothing was charged.")),
+        Some("closed") => Some(("error", "The merchant closed this payment unpaid; nothing was charged.")),
         _ => None,
     };
     let body = if let Some((class, words)) = outcome {
         format!("<div class=\"box\">{}<p class=\"{class}\" id=\"result\">{words}</p>{}</div>", summary(&pay), back_link(&pay))
     } else if pay.status == PayStatus::Paid {
         format!("<div class=\"box\">{}<p class=\"ok\">Already paid.</p>{}</div>", summary(&pay), back_link(&pay))
+    } else if pay.status == PayStatus::Closed {
+        let words = "The merchant closed this payment unpaid; nothing was charged.";
+        format!("<div class=\"box\">{}<p class=\"error\">{words}</p>{}</div>", summary(&pay), back_link(&pay))
     } else {
         let fields: Vec<(&str, &str)> = p.pairs().collect();
         // The way back is there from the start: leaving without a button
@@ -166,6 +172,8 @@ fn act(s: &Sandbox, cashier: Cashier, body: &Bytes) -> Response {
         let outcome = match p.get("action") {
             // Paid already (in another tab, say): neither button changes that.
             Some("pay" | "cancel") if pay.status == PayStatus::Paid => "already",
+            // Closed unpaid by the merchant: nothing can pay it now.
+            Some("pay" | "cancel") if pay.status == PayStatus::Closed => "closed",
             Some("pay") => {
                 mark_paid(s, &pay.trade);
                 "paid"
@@ -203,7 +211,10 @@ async fn cardnet_act(State(s): State<AppState>, body: Bytes) -> Response {
 /// Marks the payment with wallet-side reference `trade` paid.
 fn mark_paid(s: &Sandbox, trade: &str) -> Option<String> {
     let mut payments = lock(&s.payments);
-    let p = payments.by_trade(trade)?;
+    let p = payments.by_trade(trade, s.now_ms())?;
+    if p.status == PayStatus::Closed {
+        return None;
+    }
     p.status = PayStatus::Paid;
     Some(p.id.clone())
 }
@@ -240,7 +251,14 @@ fn check_bridge_params(pay: &Payment, wallet: &str, params: &Value) -> Result<()
 /// pay_info; with none the payment is simply marked paid.
 async fn bridge_paid(State(s): State<AppState>, Path(reference): Path<String>, body: Bytes) -> Response {
     let run = || -> Result<Response, Problem> {
-        let pay = lock(&s.payments).by_trade(&reference).cloned().ok_or_else(|| Problem::not_found(format!("no payment {reference}")))?;
+        let pay = lock(&s.payments)
+            .by_trade(&reference, s.now_ms())
+            .cloned()
+            .ok_or_else(|| Problem::not_found(format!("no payment {reference}")))?;
+        if pay.status == PayStatus::Closed {
+            let m = format!("payment {} was closed unpaid (the payment lifetime passed): nothing can pay it now", pay.id);
+            return Err(Problem { status: axum::http::StatusCode::CONFLICT, error: "closed", field: None, message: m });
+        }
         if !body.is_empty() {
             let v: Value = serde_json::from_slice(&body).map_err(|e| Problem::bad("body", format!("the body is not JSON text ({e})")))?;
             let wallet = v["wallet"].as_str().ok_or_else(|| Problem::bad("wallet", "wallet is missing (wallet1 or wallet2)"))?;
@@ -252,7 +270,8 @@ async fn bridge_paid(State(s): State<AppState>, Path(reference): Path<String>, b
     run().unwrap_or_else(Problem::json)
 }
 
-const MODES: [&str; 5] = ["succeed", "cancel", "fail", "late", "never"];
+/// `never`: the bridge never arrives; `silent`: it takes the call and never answers.
+const MODES: [&str; 6] = ["succeed", "cancel", "fail", "late", "never", "silent"];
 
 /// `GET /sim/bridge.js`: the bridge under the profile's default names.
 async fn bridge_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Response {
@@ -261,7 +280,7 @@ async fn bridge_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Response
         let wallet = p.required("wallet")?;
         let mode = p.get("mode").unwrap_or("succeed");
         if !MODES.contains(&mode) {
-            return Err(Problem::bad("mode", "mode must be succeed, cancel, fail, late or never"));
+            return Err(Problem::bad("mode", "mode must be succeed, cancel, fail, late, never or silent"));
         }
         let delay_ms: u32 = match p.get("delay_ms") {
             None => 1000,
@@ -333,8 +352,8 @@ async fn mini_program_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Re
     let run = || -> Result<Response, Problem> {
         let wallet = p.required("wallet")?;
         let mode = p.get("mode").unwrap_or("succeed");
-        if !["succeed", "cancel", "fail"].contains(&mode) {
-            return Err(Problem::bad("mode", "mode must be succeed, cancel or fail"));
+        if !["succeed", "cancel", "fail", "silent"].contains(&mode) {
+            return Err(Problem::bad("mode", "mode must be succeed, cancel, fail or silent"));
         }
         let code = answer_code(&p)?;
         let app_id = p.get("app_id").unwrap_or("sandbox-mini-program");

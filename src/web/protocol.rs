@@ -12,7 +12,7 @@
 //! | command | the shim |
 //! | --- | --- |
 //! | `[Emit, type, detail]` | calls `onEvent({ type, at, detail })` |
-//! | `[Listen, t, event, target]`, `[Unlisten, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`) that feeds `[Event, event]` |
+//! | `[Listen, t, event, target]`, `[Unlisten, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`, 2 the `signal` option) that feeds `[Event, event]` |
 //! | `[SetTimer, id, ms]`, `[ClearTimer, id]` | sets (feeds `[Timer, id]`), clears a timer |
 //! | `[Navigate, location, url]` | `location.assign(url)` |
 //! | `[CallBridge, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[Success, v]` |
@@ -159,6 +159,8 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
             let target = match t {
                 Target::Document => env::global_get("document"),
                 Target::Window => env::global().into(),
+                #[cfg(feature = "web-extra")]
+                Target::Signal => env::get(options, "signal"),
             };
             (Op::Listen, n(*t as u32), s(e), target, u())
         }

@@ -19,9 +19,10 @@ use super::env::Text;
 use super::local::{Local, RefCell};
 use super::protocol::{command, input_of, started, token, Encode, Page};
 use super::transport::Transport;
+use crate::error::cat;
 use crate::perform::verify::Sender;
 use crate::perform::wire::{Feed, Op};
-use crate::perform::{BridgeWait, CardnetRun, Cmd, Expect, Got, Hook, Input, NoticeRun, Out, VerifyRun};
+use crate::perform::{order_refusal, BridgeWait, CardnetRun, Cmd, Expect, Got, Hook, Input, NoticeRun, Out, Target, VerifyRun, WatchRun};
 use crate::prelude::*;
 use crate::verify::Config;
 use alloc::rc::Rc;
@@ -39,6 +40,8 @@ pub enum Flow {
     Verify(Box<VerifyRun<JsValue>>, Rc<Client>, Rc<Cell<Option<JsValue>>>),
     /// The run and its `verify` hook.
     Notice(NoticeRun, Function),
+    /// `watchPayment`: the run, its options (`signal`) and `ask`.
+    Watch(Box<WatchRun>, JsValue, Function),
 }
 
 static RUNS: Local<RefCell<Vec<(u32, Flow)>>> = Local::new(RefCell::new(Vec::new()));
@@ -47,8 +50,13 @@ static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
 /// Starts a run: `start` writes its first commands, its awaited calls
 /// made of `hooks`; the answer is `[run, ...commands]`.
 pub fn begin(hooks: Hooks, start: impl FnOnce(&mut Writer) -> Flow) -> Array {
+    begin_numbered(|_| hooks, start)
+}
+
+/// [`begin`], with hooks that know the run's number.
+pub fn begin_numbered<'a>(hooks: impl FnOnce(u32) -> Hooks<'a>, start: impl FnOnce(&mut Writer) -> Flow) -> Array {
     let (id, out) = started(&NEXT);
-    let flow = start(&mut Writer { out: &out, hooks });
+    let flow = start(&mut Writer { out: &out, hooks: hooks(id) });
     keep(id, flow, &out);
     out
 }
@@ -75,7 +83,11 @@ pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
             }
         }
         Flow::Cardnet(run, options, _) => {
-            if let Some(input) = flow_input(kind, v, &|x| Got::Payment(Box::new(super::exports::payment_from(&x)), x)) {
+            let input = match refusal_passed(kind, &v) {
+                Some((t, e)) => Some(Input::Settled(t, Got::Payment(Box::new(Err(e)), v))),
+                None => flow_input(kind, v, &|x| Got::Payment(Box::new(super::exports::payment_from(&x)), x)),
+            };
+            if let Some(input) = input {
                 run.step_into(input, &Page(options), &mut Writer { out: &out, hooks: Hooks::Order(options) });
             }
         }
@@ -100,6 +112,11 @@ pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
         Flow::Notice(run, f) => {
             if let Some(input) = flow_input(kind, v, &flag) {
                 run.step_into(input, &mut Writer { out: &out, hooks: Hooks::Verify(f) });
+            }
+        }
+        Flow::Watch(run, options, ask) => {
+            if let Some(input) = flow_input(kind, v, &status) {
+                run.step_into(input, &mut Writer { out: &out, hooks: Hooks::Watch(options, ask, id) });
             }
         }
     }
@@ -129,9 +146,37 @@ fn flow_input(kind: u32, v: JsValue, read: &dyn Fn(JsValue) -> Got<JsValue>) -> 
     input_of(kind, v, false)
 }
 
+/// `order`'s rejection with a `code` that `cardnetPay` passes through
+/// ([`order_refusal`]): its token and the error, which the run takes as
+/// its answer; `None` for any other input.
+fn refusal_passed(kind: u32, v: &JsValue) -> Option<(u32, crate::error::PayError)> {
+    if kind != Feed::Rejected as u32 {
+        return None;
+    }
+    let reason = env::get(v, "1");
+    if !env::is_object(&reason) {
+        return None;
+    }
+    let (code, message) = (env::get(&reason, "code").text(), env::get(&reason, "message").text());
+    Some((token(v), order_refusal(code.as_deref(), message.as_deref())?))
+}
+
 /// An answer read as a string; otherwise its type.
 fn text(x: JsValue) -> Got<JsValue> {
     Got::Text(x.text().ok_or_else(|| type_name(&x)))
+}
+
+/// `ask()`'s answer: the merchant's status, a string or an object's
+/// `status`; otherwise what it was.
+fn status(x: JsValue) -> Got<JsValue> {
+    if let Some(s) = x.text() {
+        return Got::Text(Ok(s));
+    }
+    let inner = if env::is_object(&x) { env::get(&x, "status") } else { JsValue::UNDEFINED };
+    Got::Text(inner.text().ok_or_else(|| match env::is_object(&x) {
+        true => cat!("an object whose status is ", &type_name(&inner)),
+        false => type_name(&x),
+    }))
 }
 
 /// An answer read as a boolean; otherwise its type.
@@ -186,6 +231,9 @@ pub enum Hooks<'a> {
     Client(&'a Client, &'a Cell<Option<JsValue>>),
     /// `verifyNotification`'s `verify`.
     Verify(&'a Function),
+    /// `watchPayment`'s options (`signal`), its `ask` and the run's
+    /// number, which keys its listener on the signal (each run its own).
+    Watch(&'a JsValue, &'a Function, u32),
 }
 
 /// Writes a run's commands for the shim: an awaited call as its run makes
@@ -200,6 +248,15 @@ impl Out<JsValue> for Writer<'_> {
         let s = |x: &str| JsValue::from_str(x);
         let u = JsValue::UNDEFINED;
         let options = if let Hooks::Order(o) = self.hooks { o } else { &u };
+        if let (Hooks::Watch(o, _, id), Cmd::Listen(Target::Signal, e) | Cmd::Unlisten(Target::Signal, e)) = (&self.hooks, &c) {
+            let op = if matches!(c, Cmd::Listen(..)) { Op::Listen } else { Op::Unlisten };
+            // No `to_string`: it would bring the formatting machinery into the module.
+            let mut key = String::from("signal");
+            crate::error::push_u64(&mut key, *id as u64);
+            let key = s(&key);
+            self.out.push(&Array::of4(&JsValue::from_f64(op as u8 as f64), &key, &s(e), &env::get(o, "signal")));
+            return;
+        }
         let Cmd::Await(token, hook) = c else {
             self.out.push(&command(&c, &u, options));
             return;
@@ -217,6 +274,7 @@ impl Out<JsValue> for Writer<'_> {
                 (f, x, y)
             }
             (_, Hook::Body(r)) => (super::transport::body_call(&r), u.clone(), u),
+            (Hooks::Watch(_, ask, _), Hook::Ask) => ((*ask).clone().into(), u.clone(), u),
             _ => (u.clone(), u.clone(), u),
         };
         let n = JsValue::from_f64(token as f64);

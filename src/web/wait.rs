@@ -14,7 +14,7 @@ use super::error::to_js as err;
 use super::protocol::{Encode, Page};
 use super::runs::Flow;
 use crate::error::{cat, Code, PayError};
-use crate::perform::BridgeWait;
+use crate::perform::{BridgeWait, WatchOptions, WatchRun};
 use crate::prelude::*;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -49,4 +49,47 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
     Ok(super::runs::begin(super::runs::Hooks::None, |w| {
         Flow::Wait(BridgeWait::start_into(name, event, ms, &Page(&none), &mut Encode(w.out, &none, &none)))
     }))
+}
+
+/// `__watchStart(ask, options?) -> [run, ...commands]`: `watchPayment`,
+/// whose promise the shim's driver settles (`www/lib/flows.js`), as a run
+/// of [`WatchRun`] fed by `__flowStep`. A bad argument throws its
+/// `PayError` (`ask`, or the option named), which rejects the promise; a
+/// `signal` that has aborted already ends the watch before its first ask.
+#[wasm_bindgen(js_name = __watchStart, skip_typescript)]
+pub fn watch_start(ask: JsValue, options: JsValue) -> Result<Array, JsValue> {
+    use super::runs::{begin_numbered, Hooks};
+    use wasm_bindgen::JsCast;
+    let bad = |field: &str, why: &str| err(&PayError::field(Code::InvalidOptions, field, cat!(field, " ", why)));
+    let Ok(ask) = ask.dyn_into::<js_sys::Function>() else {
+        return Err(bad("ask", "must be a function () => status: asks the merchant's server for the payment's status"));
+    };
+    if !options.is_undefined() && !options.is_null() && !super::env::is_object(&options) {
+        return Err(bad("options", "must be an object"));
+    }
+    let signal = super::env::get(&options, "signal");
+    let listens = super::env::method(&signal, "addEventListener").is_some();
+    if !signal.is_undefined() && !signal.is_null() && !listens {
+        return Err(bad("signal", "must be an AbortSignal"));
+    }
+    let get = |name: &str| {
+        let v = super::env::get(&options, name);
+        if v.is_undefined() {
+            return Ok(None);
+        }
+        super::convert::from_js(&v, Code::InvalidOptions, name).map(Some)
+    };
+    let mut read = Vec::new();
+    for name in ["firstAfterMs", "intervalMs", "maxIntervalMs", "timeoutMs", "stopAfterMs"] {
+        read.push((name, get(name).map_err(|e| err(&e))?));
+    }
+    let field = |name: &str| read.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.clone());
+    let mut opts = WatchOptions::read(field, listens).map_err(|e| err(&e))?;
+    let aborted = listens && super::env::get(&signal, "aborted").is_truthy();
+    if aborted {
+        opts.stop_after_ms = Some(0);
+    }
+    let o = options.clone();
+    let a = ask.clone();
+    Ok(begin_numbered(|id| Hooks::Watch(&options, &ask, id), |w| Flow::Watch(Box::new(WatchRun::start(opts, w)), o, a)))
 }

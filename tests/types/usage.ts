@@ -13,15 +13,23 @@ import {
   AuthClient,
   validateCardCheck,
   verifyNotification,
+  watchPayment,
   wallet1PageUrl,
   type Action,
   type PayResult,
   type Payment,
   type VerifyOutcome,
+  type WatchResult,
 } from "paybridge";
 
 async function main(): Promise<void> {
   await ready();
+  const watched: WatchResult = await watchPayment(async () => ({ status: "created" }), {
+    intervalMs: 500,
+    signal: new AbortController().signal,
+    onEvent: (e) => console.log(e.detail.status, e.detail.nextInMs),
+  });
+  const final: boolean = watched.final;
   const payment: Payment = { pay_channel: "wallet2_pub", pay_info: { appId: "a", timeStamp: "1", nonceStr: "n", package: "p", signType: "RSA", paySign: "s" } };
   const action: Action = planAction(payment, { allowedHosts: ["*.example.com"], profile: { wallet2: { bridge: "MyBridge" } } });
   // The discriminated union narrows on `kind`.

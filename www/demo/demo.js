@@ -3,9 +3,9 @@
 // flow.js) the Flow that shows a flow's planned action, its events as they
 // happen and its result under the merchant's status.
 import * as pb from "/pkg/index.js";
-import { Flow, keep, merchantStatus, recoverAll, stillHere, el, clock } from "/demo/flow.js";
+import { Flow, keep, merchantStatus, orderWithKey, recoverAll, stillHere, el, clock, TIMING } from "/demo/flow.js";
 
-export { pb, Flow, keep, merchantStatus, recoverAll, stillHere, clock };
+export { pb, Flow, keep, merchantStatus, recoverAll, stillHere, clock, TIMING };
 
 export const ORIGIN = location.origin;
 
@@ -45,6 +45,29 @@ export function credentials() {
 export function setCredentials({ appToken, secret }) {
   localStorage.setItem("paybridge-demo:credentials", JSON.stringify({ appToken, secret }));
 }
+
+/** Whether the verification page's credentials box holds saved values. */
+function credentialsSaved() {
+  try {
+    const kept = JSON.parse(localStorage.getItem("paybridge-demo:credentials") ?? "{}");
+    return Boolean(kept.appToken || kept.secret);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A failed call made with the saved sandbox credentials (the wallet2 code
+ * exchanges use the saved secret): thrown again, naming the box it came
+ * from and offering to reset it (Flow.fail's `resetCredentials`).
+ */
+export function savedCredentials(e) {
+  if (!credentialsSaved()) throw e;
+  const message =
+    `${e?.message ?? e} — this used the secret saved in the verification page's sandbox credentials box ` +
+    "(localStorage paybridge-demo:credentials); if the sandbox runs with its default secret, reset it";
+  throw Object.assign(new Error(message, { cause: e }), { code: e?.code ?? "exchange_failed", field: e?.field, resetCredentials: true });
+}
 /** The sandbox's wallet1 application id and wallet2 official-account appid. */
 export const WALLET1_APP_ID = "sandbox-app";
 export const WALLET2_APP_ID = "wallet2-sandbox-app";
@@ -62,20 +85,20 @@ async function json(res, what) {
   return body;
 }
 
-/** POST /merchant/payments: the merchant's server creates a payment object. */
-export async function createPayment(order) {
-  const res = await fetch("/merchant/payments", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(order),
-  });
-  return json(res, "the merchant refused the order");
+/**
+ * POST /merchant/payments: the merchant's server creates a payment object.
+ * The order and its idempotency key are kept in `flow`'s record before the
+ * request goes out, so a reload finds the payment (Flow.recover).
+ */
+export async function createPayment(order, flow) {
+  return orderWithKey(order, flow.orderKey(order));
 }
 
 /**
  * pay()'s `confirm` hook: asks the merchant whether the payment was paid.
- * Paid is `succeeded`; not paid keeps the wallet's cancel or failure, and
- * turns a wallet's "succeeded" into `pending` (the server has not seen it).
+ * Paid is `succeeded`, closed `failed`; not paid yet keeps the wallet's
+ * cancel or failure, and turns a wallet's "succeeded" into `pending` (the
+ * server has not seen it); the page then watches the payment (Flow.end).
  */
 export function confirmWith(flow) {
   return async (payment, result) => {
@@ -83,6 +106,7 @@ export function confirmWith(flow) {
     flow.merchant(status);
     flow.step(`merchant: payment ${payment.id} is ${status}`);
     if (status === "paid") return "succeeded";
+    if (status === "closed") return "failed";
     return result.status === "succeeded" ? "pending" : result.status;
   };
 }

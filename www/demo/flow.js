@@ -2,12 +2,38 @@
 // page's steps and pay()'s events, with times), and its result, headed by
 // the merchant's own status of the payment. The record is kept in the
 // tab's sessionStorage, so it outlives a reload, an authorization page or
-// a cashier; a page that comes back (load, or pageshow from the Back
-// cache, or visible again after a wallet app) asks the merchant again
-// about every payment it holds that is not paid (recoverAll), so what it
-// shows is never older than the merchant's last word.
+// a cashier. Every page load (and pageshow from the Back cache, and the
+// page visible again after a wallet app) starts watchPayment again for
+// every payment the page holds whose merchant word is not final
+// (recoverAll): the page says "not paid yet" and keeps asking, backing
+// off, until the merchant says paid or closed, so a payment that lands
+// late is shown paid with no reload, and "nothing was charged" is said
+// only of a payment the merchant closed.
+import * as pb from "/pkg/index.js";
 
-/** GET /merchant/payments/{id}: `created` or `paid`, as the merchant's server knows it. */
+/** The merchant's final words: paid, or closed unpaid (nothing was charged). */
+const FINAL = new Set(["paid", "closed"]);
+
+/**
+ * Timings the demo sets (shorter than the package's defaults), each
+ * overridable by the page's query (`?watch_ms=`, `?watch_max_ms=`,
+ * `?callback_ms=`), kept for the tab: a test shortens them once and they
+ * hold across cashiers and reloads.
+ */
+export const TIMING = (() => {
+  const q = new URLSearchParams(location.search);
+  const t = { watch_ms: 2000, watch_max_ms: 10000, callback_ms: 8000 };
+  for (const k of Object.keys(t)) {
+    const given = Number(q.get(k) ?? sessionStorage.getItem(`paybridge-demo:${k}`));
+    if (given > 0) {
+      t[k] = given;
+      sessionStorage.setItem(`paybridge-demo:${k}`, String(given));
+    }
+  }
+  return t;
+})();
+
+/** GET /merchant/payments/{id}: `created`, `paid` or `closed`, as the merchant's server knows it. */
 export async function merchantStatus(id) {
   const res = await fetch(`/merchant/payments/${encodeURIComponent(id)}`);
   let body;
@@ -75,7 +101,8 @@ const TONES = {
 /** The headline's tone and words for each merchant-side state. */
 const HEADLINES = {
   paid: { tone: "ok", words: "Paid" },
-  not_paid: { tone: "warn", words: "Not paid" },
+  not_paid: { tone: "warn", words: "Not paid yet" },
+  closed: { tone: "warn", words: "Closed" },
   open: { tone: "info", words: "Still open" },
 };
 
@@ -138,13 +165,15 @@ export class Flow {
     this.state = { ...Flow.empty(), ...(keep.get(this.key) ?? {}) };
     /** The activity this page instance started (not one left by an earlier page). */
     this.live = null;
+    /** The watch of the payment going on: `{ id, controller }`. */
+    this.watching = null;
     this.onEvent = (e) => this.event(e);
     ALL.add(this);
     this.render();
   }
 
   static empty() {
-    return { entries: [], plan: null, result: null, merchant: null, payment: null, active: null };
+    return { entries: [], plan: null, result: null, merchant: null, payment: null, active: null, orderKey: null, order: null };
   }
 
   save() {
@@ -155,11 +184,25 @@ export class Flow {
     this.render();
   }
 
-  /** Starts over: forgets the record. */
+  /** Starts over: forgets the record, and stops watching its payment. */
   reset() {
+    this.unwatch();
     this.state = Flow.empty();
     this.live = null;
     this.save();
+  }
+
+  /**
+   * The idempotency key of this flow's order, kept with the order in the
+   * record before the request goes out: a page reloaded while the answer
+   * was on its way sends the same order with the same key, and the merchant
+   * answers the payment it created (recover()).
+   */
+  orderKey(order) {
+    this.state.orderKey ??= pb.newState();
+    this.state.order = order;
+    this.save();
+    return this.state.orderKey;
   }
 
   /** The flow is doing `what` now (shown as "still open" until end()). */
@@ -176,11 +219,15 @@ export class Flow {
     this.save();
   }
 
-  /** What begin() started is over. */
+  /**
+   * What begin() started is over. A payment whose merchant word is not
+   * final is watched from here on: the wallet's answer was a hint.
+   */
   end() {
     this.live = null;
     if (this.state.active && !this.state.active.away) this.state.active = null;
     this.save();
+    if (this.state.payment && !FINAL.has(this.state.merchant)) queueMicrotask(() => this.watch("the wallet's answer is a hint"));
   }
 
   /** A step of the page itself (an order, an exchange...). */
@@ -233,18 +280,24 @@ export class Flow {
   }
 
   /**
-   * A failure: a PayError shows its code (bridge_timeout, ...); `startOver`
-   * adds the link. A payment on record is then asked about (its status is
-   * the headline), unless `ask` is false.
+   * A failure: a PayError shows its code (bridge_timeout, ...), with the
+   * Start over link unless `startOver` is false. A payment on record is
+   * then watched (its status is the headline), unless `ask` is false.
    */
-  fail(e, { startOver = e?.code === "auth_used", ask = true } = {}) {
+  fail(e, { startOver = true, ask = true } = {}) {
     const code = e?.code ?? "error";
     this.live = null;
     if (this.state.active && !this.state.active.away) this.state.active = null;
     this.state.entries.push({ t: Date.now(), kind: "error", what: `${code}: ${e?.message ?? e}`, error: true });
-    this.state.result = { status: code, error: true, startOver, fields: [["message", e?.message ?? String(e)], ["field", e?.field]] };
+    this.state.result = {
+      status: code,
+      error: true,
+      startOver,
+      resetCredentials: Boolean(e?.resetCredentials),
+      fields: [["message", e?.message ?? String(e)], ["field", e?.field]],
+    };
     this.save();
-    if (ask && this.state.payment && this.state.merchant !== "paid") queueMicrotask(() => this.recover("after the error"));
+    if (ask && this.state.payment && !FINAL.has(this.state.merchant)) queueMicrotask(() => this.recover("after the error"));
   }
 
   /** The payment this flow is about (its merchant status is asked for on the way back). */
@@ -253,7 +306,7 @@ export class Flow {
     this.save();
   }
 
-  /** The merchant's own status of the payment (`created` or `paid`). */
+  /** The merchant's own status of the payment (`created`, `paid` or `closed`). */
   merchant(status) {
     this.state.merchant = status;
     this.save();
@@ -261,47 +314,99 @@ export class Flow {
 
   /**
    * Ends an activity left by an earlier page (or one that left and came
-   * back) and asks the merchant again about a payment that is not paid;
-   * `why` says what brought the page back. Does nothing for a flow this
-   * page is running, or one with nothing to ask.
+   * back), finds the payment of an order whose answer a reload lost (its
+   * idempotency key), and watches a payment whose merchant word is not
+   * final; `why` says what brought the page back. Does nothing for a flow
+   * this page is running, or one with nothing to ask.
    */
   async recover(why) {
     const left = this.state.active && this.state.active !== this.live ? this.state.active : null;
-    const id = this.state.payment;
-    if (!left && (!id || this.state.merchant === "paid" || this.live)) return;
+    if (!left && (!this.state.payment || FINAL.has(this.state.merchant) || this.live)) return;
     if (left) {
       this.state.active = null;
       this.step(`${why} while the flow was ${left.away ? left.what : `${left.what}: that ended with the earlier page`}`);
     }
-    if (!id) {
+    const record = this.state;
+    if (!this.state.payment && this.state.orderKey && this.state.order) {
+      try {
+        const payment = await orderWithKey(this.state.order, this.state.orderKey);
+        if (this.state !== record || this.live) return;
+        this.payment(payment.id);
+        this.step(`merchant: payment ${payment.id}, the one it created for this order before the page was loaded again (Idempotency-Key ${this.state.orderKey})`, payment);
+      } catch (e) {
+        if (this.state === record) this.fail(e, { ask: false });
+        return;
+      }
+    }
+    if (!this.state.payment) {
       this.fail(
-        { code: "interrupted", message: `${why} before anything was ordered; an authorization's code is used once: start over` },
-        { startOver: true, ask: false },
+        { code: "interrupted", message: `${why} before anything was ordered: start over` },
+        { ask: false },
       );
       return;
     }
+    return this.watch(why);
+  }
+
+  /**
+   * Asks the merchant about the flow's payment until its word is final
+   * (watchPayment: not paid yet, backing off, until paid or closed), the
+   * record and headline following each answer. One watch a flow; reset()
+   * stops it.
+   */
+  async watch(why) {
+    const id = this.state.payment;
+    if (!id || FINAL.has(this.state.merchant) || this.watching?.id === id) return;
+    this.unwatch();
     const record = this.state;
+    const w = { id, controller: new AbortController() };
+    this.watching = w;
+    const mine = () => this.state === record && this.watching === w;
+    this.step(`asking the merchant about payment ${id} until it is paid or closed (${why})`);
+    const onEvent = (e) => {
+      const d = e.detail ?? {};
+      if (!mine()) return;
+      if (d.merchant && d.merchant !== this.state.merchant) {
+        this.merchant(d.merchant);
+        this.step(`merchant: payment ${id} is ${d.merchant}`);
+      } else if (d.error) this.step(`merchant not reached (${d.error}); asking again in ${d.nextInMs / 1000} s`);
+    };
     try {
-      const before = this.state.merchant;
-      const status = await merchantStatus(id);
-      // Started over (or another flow began) while asking: the answer is not this record's.
-      if (this.state !== record || this.live) return;
-      this.merchant(status);
-      if (left || status !== before) this.step(`merchant: payment ${id} is ${status} (asked again: ${why})`);
+      await pb.ready();
+      await pb.watchPayment(() => merchantStatus(id), {
+        intervalMs: TIMING.watch_ms,
+        maxIntervalMs: Math.max(TIMING.watch_ms, TIMING.watch_max_ms),
+        signal: w.controller.signal,
+        onEvent,
+      });
     } catch (e) {
-      if (this.state === record) this.fail(e, { ask: false });
+      if (mine()) this.fail(e, { ask: false });
+    } finally {
+      if (this.watching === w) this.watching = null;
     }
+  }
+
+  /** Stops watching. */
+  unwatch() {
+    this.watching?.controller.abort();
+    this.watching = null;
   }
 
   /** The merchant-side state the result box leads with, or null before any payment. */
   headline() {
     const id = this.state.payment;
     if (!id) return null;
-    if (this.state.merchant === "paid") return { key: "paid", detail: `the merchant's server has payment ${id} as paid` };
+    const merchant = this.state.merchant;
+    if (merchant === "paid") return { key: "paid", detail: `the merchant's server has payment ${id} as paid` };
+    if (merchant === "closed")
+      return { key: "closed", detail: `the merchant's server closed payment ${id} unpaid: nothing was charged` };
     const active = this.state.active;
     if (active) return { key: "open", detail: `payment ${id}: ${active.what}` };
-    if (this.state.merchant === "created")
-      return { key: "not_paid", detail: `the merchant's server has payment ${id} as created: not paid (nothing was charged)` };
+    if (merchant)
+      return {
+        key: "not_paid",
+        detail: `the merchant's server has payment ${id} as ${merchant}: not paid yet; the page keeps asking until it is paid or closed`,
+      };
     return { key: "open", detail: `payment ${id}: the merchant's server has not been asked yet` };
   }
 
@@ -359,13 +464,22 @@ export class Flow {
     parts.push(el("dl", {}, ...rows.flatMap(([k, label, v]) => [el("dt", {}, label), el("dd", { "data-field": k }, String(v))])));
     const note = r?.pay ? this.payNote(r) : null;
     if (note) parts.push(el("p", { class: "explain" }, note));
+    if (r?.resetCredentials) {
+      const button = el("button", { type: "button", "data-action": "reset-credentials" }, "Reset the saved sandbox credentials");
+      button.addEventListener("click", () => {
+        localStorage.removeItem("paybridge-demo:credentials");
+        this.reset();
+        location.replace(location.pathname + location.search);
+      });
+      parts.push(el("p", { class: "start-over" }, button, " (the verification page's box: the sandbox's defaults apply again)"));
+    }
     if (r?.startOver) {
       const link = el("a", { href: location.pathname + location.search, "data-action": "start-over" }, "Start over");
       link.addEventListener("click", (ev) => {
         ev.preventDefault();
         (this.options.startOver ?? (() => (this.reset(), location.replace(location.pathname + location.search))))();
       });
-      parts.push(el("p", { class: "start-over" }, link, " (authorize again: a new order from a fresh authorization)"));
+      parts.push(el("p", { class: "start-over" }, link, " (a new order from the start)"));
     }
     box.replaceChildren(...parts);
     const tone = head ? HEADLINES[head.key].tone : r?.error ? "bad" : (TONES[r?.status] ?? "bad");
@@ -390,7 +504,7 @@ export class Flow {
   /** What `verified` (and a finished navigation) means here. */
   payNote(r) {
     if (r.verified) {
-      const word = this.state.merchant === "paid" ? "paid" : "not paid";
+      const word = this.state.merchant === "paid" ? "paid" : "not paid yet";
       return `verified true: the page's confirm hook asked the merchant's server, which answered ${word}; pay() reports that as ${r.status}. The wallet's own answer is ${r.code ?? "none"}: a hint, never proof of payment.`;
     }
     if (r.status === "redirected" || r.status === "opened") {
@@ -400,6 +514,28 @@ export class Flow {
     }
     return "verified false: this is the wallet's word alone, a hint; the headline is the merchant's server's.";
   }
+}
+
+/** POST /merchant/payments with an Idempotency-Key: a new payment, or the one the key ordered. */
+export async function orderWithKey(order, key) {
+  const res = await fetch("/merchant/payments", {
+    method: "POST",
+    headers: { "content-type": "application/json", "idempotency-key": key },
+    body: JSON.stringify(order),
+  });
+  let body;
+  try {
+    body = await res.json();
+  } catch {
+    throw new Error(`the merchant refused the order: HTTP ${res.status}, not JSON`);
+  }
+  if (!res.ok) {
+    throw Object.assign(new Error(`the merchant refused the order: ${body.message ?? `HTTP ${res.status}`}`), {
+      code: body.error,
+      field: body.field,
+    });
+  }
+  return body;
 }
 
 /**

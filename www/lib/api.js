@@ -42,11 +42,12 @@ export const [
   wallet2LaunchRequest,
   wallet2OauthTokenRequest,
   wallet2SessionRequest,
+  watchPayment,
 ] = (
   "cardnetAuthUrl,decodeEnvelope,defaultProfile,detectRuntime,isUserAuthCodeFresh,launchAppButton," +
   "newState,parseAuthCallback,parseNotification,passesThreshold,planAction,readLaunchOptions," +
   "readWallet1Token,readWallet2Openid,signInput,takeAuthCallback,validateCardCheck," +
   "validateNameCheck,verifyNotification,wallet1AuthUrl,wallet1MiniAuthRequest,wallet1PageUrl," +
   "wallet1TokenRequest,wallet2AuthUrl,wallet2LaunchRequest,wallet2OauthTokenRequest," +
-  "wallet2SessionRequest"
+  "wallet2SessionRequest,watchPayment"
 ).split(",").map(guard);

@@ -1,15 +1,16 @@
 // The full module's own runs, driven by the one driver (perform.js, `drive`)
-// as payments are: `cardnetPay`, the authentication client's calls and
-// `verifyNotification`. The module decides (src/perform: CardnetRun,
-// VerifyRun, NoticeRun; src/web/runs.rs); this file only names the runs'
+// as payments are: `cardnetPay`, the authentication client's calls,
+// `verifyNotification` and `watchPayment`. The module decides (src/perform:
+// CardnetRun, VerifyRun, NoticeRun, WatchRun; src/web/runs.rs); this file only names the runs'
 // start exports and their one step export, `__flowStep`.
 
 import { drive, onEventOf } from "./perform.js";
 
 /**
  * The full module's bindings `bg`, with its runs as the package exports
- * them: `cardnetPay`, `AuthClient` (each method a run) and
- * `verifyNotification`, which answer promises and never throw. Every other
+ * them: `cardnetPay`, `AuthClient` (each method a run),
+ * `verifyNotification` and `watchPayment`, which answer promises and never
+ * throw. Every other
  * binding is `bg`'s own.
  */
 export function withRuns(bg) {
@@ -46,5 +47,6 @@ export function withRuns(bg) {
     AuthClient,
     cardnetPay: (callback, options) => run(() => bg.__cardnetStart(callback, options), onEventOf(options)),
     verifyNotification: (body, verify) => run(() => bg.__noticeStart(body, verify)),
+    watchPayment: (ask, options) => run(() => bg.__watchStart(ask, options), onEventOf(options)),
   });
 }

@@ -349,7 +349,11 @@ export interface CardnetPayOptions extends Omit<PayOptions, "confirm" | "confirm
    * The merchant's call that orders with the card-network code and gives
    * the cardnet payment (`expend.pay_url`). A throw or a rejection is a
    * PayError `transport` (field `order`) with the thrown value as `cause`,
-   * and so is no answer within `confirmTimeoutMs`;
+   * and so is no answer within `confirmTimeoutMs`; except a rejection with
+   * an object whose `code` is `auth_expired` (the card network's own expiry
+   * of the code, which only the merchant sees) or `auth_used` (the code
+   * ordered before, in another tab), which rejects with that code (field
+   * `userAuthCode`, the object's `message` in the error's);
    * an answer that is not a cardnet payment is `invalid_payment` or
    * `unsafe_url`, and the page does not move.
    */
@@ -709,6 +713,60 @@ export function validateNameCheck(fields: Partial<NameCheckFields> | Record<stri
 export function decodeEnvelope(body: string, status?: number): Envelope;
 /** Form-encoded text, JSON text or an object (as a server framework decoded it). */
 export function parseNotification(body: string | Record<string, unknown>): Notification;
+/** What the page may say of a payment: the merchant's word `paid` (or `succeeded`), `closed` (closed unpaid: nothing was charged), or neither yet. */
+export type WatchStatus = "paid" | "closed" | "not_paid_yet";
+
+/** A `status` event's detail (`watchPayment`'s `onEvent`), after every ask. */
+export interface WatchDetail {
+  status: WatchStatus;
+  /** The merchant's last word, as `ask` answered it (`created`, `paid`, ...). */
+  merchant?: string;
+  /** Asks made so far. */
+  asks: number;
+  /** Why this ask failed (threw, rejected, no status, no answer within `timeoutMs`): asked again. */
+  error?: string;
+  /** When the next ask is made. */
+  nextInMs?: number;
+}
+
+/** `watchPayment`'s result: `final` when the merchant's word is (paid or closed); false when stopped. */
+export interface WatchResult {
+  status: WatchStatus;
+  merchant?: string;
+  asks: number;
+  final: boolean;
+}
+
+export interface WatchOptions {
+  /** The first ask's delay (default 0: at once). */
+  firstAfterMs?: number;
+  /** The pause after the first answer that is not final (default 2000 ms), doubling after each one... */
+  intervalMs?: number;
+  /** ...up to this (default 30000 ms, or `intervalMs` when longer). */
+  maxIntervalMs?: number;
+  /** How long one ask may take (default 15000 ms): then it counts as failed and is made again later. */
+  timeoutMs?: number;
+  /** Stop asking after this long (default: never), resolving with `final: false`. */
+  stopAfterMs?: number;
+  /** Stops asking when it aborts, resolving with `final: false`. */
+  signal?: AbortSignal;
+  /** `{ type: "status", at, detail: WatchDetail }` after every ask. */
+  onEvent?: (e: { type: "status"; at: number; detail: WatchDetail }) => void;
+}
+
+/**
+ * Asks the merchant's server for a payment's status (`ask()`: a status
+ * string, or an object with `status`) until its word is final: `paid` or
+ * `succeeded` (paid), `closed` (nothing was charged). Every other word, and
+ * an ask that fails, is "not paid yet": asked again at once, then after
+ * `intervalMs`, doubling up to `maxIntervalMs`. For the page that comes
+ * back after a wallet, a cashier or a reload, and after a `pay()` that did
+ * not end `succeeded`: start it on every page load. In a page, after
+ * `ready()` (the full module); a bad argument rejects with PayError
+ * `invalid_options` naming it.
+ */
+export function watchPayment(ask: () => string | { status: string } | PromiseLike<string | { status: string }>, options?: WatchOptions): Promise<WatchResult>;
+
 /** Parses, asks `verify(signInput, sign)`, resolves with the outcome or rejects `bad_signature`; `false` accepts it unchecked, knowingly. */
 export function verifyNotification(
   body: string | Record<string, unknown>,

@@ -74,6 +74,21 @@ pub fn issue(s: &Sandbox, kind: GrantKind, app_id: &str, scope: &str) -> String 
 /// Why a code was refused, completing "code ...".
 pub type Refusal = String;
 
+/// A refusal of [`check_grant`] as an error code: `auth_expired`,
+/// `auth_used`, or `invalid_request` for a code never issued.
+pub fn refusal_code(why: &str) -> &'static str {
+    if why.starts_with(EXPIRED) {
+        "auth_expired"
+    } else if why == USED {
+        "auth_used"
+    } else {
+        "invalid_request"
+    }
+}
+
+const EXPIRED: &str = "has expired";
+const USED: &str = "was already used (codes are single-use)";
+
 /// Checks that `code` was issued as `kind`, is unused (when single-use) and
 /// fresh; marks it used when `consume`.
 pub fn check_grant(s: &Sandbox, kind: GrantKind, code: &str, consume: bool) -> Result<Grant, Refusal> {
@@ -84,10 +99,10 @@ pub fn check_grant(s: &Sandbox, kind: GrantKind, code: &str, consume: bool) -> R
         _ => return Err("was not issued by this sandbox".into()),
     };
     if g.used {
-        return Err("was already used (codes are single-use)".into());
+        return Err(USED.into());
     }
     if now.saturating_sub(g.issued_ms) >= kind.lifetime().as_millis() as u64 {
-        return Err(format!("has expired (valid {})", kind.lifetime_words()));
+        return Err(format!("{EXPIRED} (valid {})", kind.lifetime_words()));
     }
     if consume {
         g.used = true;
