@@ -30,7 +30,7 @@ export const BROWSER_BUDGET = 20000;
  */
 export const BUDGETS = [
   { name: "browser entry, what pay() loads", files: ["index.js"], count: "gzip", budget: BROWSER_BUDGET },
-  { name: "full module (ready())", files: ["paybridge_full_bg.wasm", "full.js"], count: "gzip", budget: 87_000 },
+  { name: "full module (ready())", files: ["paybridge_full_bg.wasm", "full.js"], count: "gzip", budget: 91_000 },
   { name: "mini-program subpath", files: ["paybridge_mini_bg.wasm", "miniprogram.mjs"], count: "gzip", budget: 33_500 },
   {
     name: "mini-program folder, wallet2 code package",
