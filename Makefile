@@ -320,7 +320,7 @@ sandbox-bin:
 test-browser: pkg setup-browser sandbox-bin
 	node --test --test-concurrency=1 tests/browser/
 
-test: setup lint lint-pkg test-host test-node test-wasm test-browser test-fuzz size
+test: setup lint lint-pkg test-host test-node test-wasm test-browser test-examples test-fuzz size
 	@echo "all tests passed"
 
 ## Gzipped (-9) sizes of what a page downloads.
