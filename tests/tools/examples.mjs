@@ -1,6 +1,9 @@
 // Installing an example of examples/ as its user would: its tools from its
-// committed package-lock.json (`npm ci`, skipped when the lock is the one
-// last installed: a stamp in its node_modules, like .ci/setup's), then
+// committed package-lock.json (`npm install`, which keeps to the lock,
+// skipped when the lock is the one last installed: a stamp in its
+// node_modules, like .ci/setup's; not `npm ci`, which refuses Taro's lock:
+// Taro 4.2.0's native binding names builds for other platforms at 4.2.0
+// that the registry does not have, so no lock can list them), then
 // paybridge from the tarball `make pack` made (target/pack/paybridge.tgz),
 // with --no-save so that no lockfile pins that tarball's integrity and each
 // run takes the package just built. Everything stays in the example's own
@@ -37,7 +40,8 @@ export function install(name, { tools = "." } = {}) {
     const want = createHash("sha256").update(lock).digest("hex");
     if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== want) {
       const t = Date.now();
-      npm(toolsDir, ["ci"]);
+      npm(toolsDir, ["install"]);
+      if (!readFileSync(lockFile).equals(lock)) throw new Error(`installing the tools changed ${name}/${tools}/package-lock.json`);
       mkdirSync(join(toolsDir, "node_modules"), { recursive: true });
       writeFileSync(stamp, want);
       times.tools = Date.now() - t;

@@ -13,9 +13,9 @@
 // wallet1 (mini-program framework docs, "JS runtime environment" and
 // "global objects" of the logic layer; "compile options" for
 // globalObjectMode): App, Page, Component, Mixin, getApp, getCurrentPages,
-// requirePlugin, the API object `my`, timers and console, and the
-// language's own built-ins; no window, document, location, navigator,
-// fetch, XMLHttpRequest, TextEncoder, TextDecoder, atob, process; no
+// requirePlugin, the API object `my`, `navigator` (its userAgent, which
+// Taro's wallet1 runtime reads at launch), timers and console, and the
+// language's own built-ins; no window, document, location, fetch, XMLHttpRequest, TextEncoder, TextDecoder, atob, process; no
 // WebAssembly in the page logic (workers only); no globalThis or global
 // unless the project turns globalObjectMode on; no eval or new Function.
 //
@@ -39,7 +39,7 @@ const acorn = createRequire(new URL("../package.json", import.meta.url))("acorn"
 
 /** The names each runtime's logic layer lacks: every module sees them undefined. */
 export const ABSENT = {
-  wallet1: ["globalThis", "global", "window", "self", "WebAssembly", "TextEncoder", "TextDecoder", "fetch", "XMLHttpRequest", "atob", "document", "location", "navigator", "process"],
+  wallet1: ["globalThis", "global", "window", "self", "WebAssembly", "TextEncoder", "TextDecoder", "fetch", "XMLHttpRequest", "atob", "document", "location", "process"],
   wallet2: ["global", "window", "self", "WebAssembly", "TextEncoder", "TextDecoder", "fetch", "XMLHttpRequest", "atob", "document", "location", "navigator", "process"],
 };
 
@@ -123,7 +123,7 @@ function walletApi(kind, answer) {
     setTimeout(() => {
       if (req[cb]) req[cb](res);
       if (req.complete) req.complete(res);
-    }, 1);
+    }, 5);
   };
   if (kind === "wallet1") api.tradePay = pay;
   else api.requestPayment = pay;
@@ -174,6 +174,7 @@ export async function launch({ dir, kind, answer = () => ["success", {}], webAss
   const errors = [];
   const api = walletApi(kind, answer);
   ctx[API_GLOBAL[kind]] = api;
+  if (kind === "wallet1") ctx.navigator = { userAgent: "Mozilla/5.0 (iPhone) emulated wallet1 mini-program" };
   let wasm = null;
   if (kind === "wallet2" && webAssembly) ctx[WALLET2_WASM] = wasm = wallet2WebAssembly(dir);
   let app = null;
