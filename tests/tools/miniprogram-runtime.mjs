@@ -23,7 +23,8 @@
 // environment": the logic layer runs in JavaScriptCore, V8 or the
 // developer tools' NW.js, without the browser's objects): App, Page,
 // Component, Behavior, getApp, getCurrentPages, requirePlugin, the API
-// object `wx`, timers, console, globalThis; its own WebAssembly object
+// object `wx`, timers, console, globalThis and `global` (the same object
+// here; uni-app's wallet2 runtime writes createApp onto it); its own WebAssembly object
 // `WXWebAssembly` ("WXWebAssembly" doc page: instantiate(path, imports)
 // with a path in the code package, .wasm or .wasm.br), and no standard
 // WebAssembly (iOS has none); no window, document, location, navigator,
@@ -40,7 +41,7 @@ const acorn = createRequire(new URL("../package.json", import.meta.url))("acorn"
 /** The names each runtime's logic layer lacks: every module sees them undefined. */
 export const ABSENT = {
   wallet1: ["globalThis", "global", "window", "self", "WebAssembly", "TextEncoder", "TextDecoder", "fetch", "XMLHttpRequest", "atob", "document", "location", "process"],
-  wallet2: ["global", "window", "self", "WebAssembly", "TextEncoder", "TextDecoder", "fetch", "XMLHttpRequest", "atob", "document", "location", "navigator", "process"],
+  wallet2: ["window", "self", "WebAssembly", "TextEncoder", "TextDecoder", "fetch", "XMLHttpRequest", "atob", "document", "location", "navigator", "process"],
 };
 
 /** The name of wallet2's own WebAssembly object (its docs' "WXWebAssembly"). */
@@ -174,6 +175,7 @@ export async function launch({ dir, kind, answer = () => ["success", {}], webAss
   const errors = [];
   const api = walletApi(kind, answer);
   ctx[API_GLOBAL[kind]] = api;
+  if (kind === "wallet2") ctx.global = vm.runInContext("globalThis", ctx);
   if (kind === "wallet1") ctx.navigator = { userAgent: "Mozilla/5.0 (iPhone) emulated wallet1 mini-program" };
   let wasm = null;
   if (kind === "wallet2" && webAssembly) ctx[WALLET2_WASM] = wasm = wallet2WebAssembly(dir);
@@ -242,6 +244,8 @@ export async function launch({ dir, kind, answer = () => ["success", {}], webAss
 function instance({ type, config }, route, errors) {
   const page = type === "page" ? Object.assign({}, config) : Object.assign({}, config.methods || {});
   page.data = clone(typeof config.data === "function" ? config.data() : config.data) || {};
+  page.properties = {};
+  for (const [k, v] of Object.entries((type === "component" && config.properties) || {})) page.properties[k] = v && typeof v === "object" && "value" in v ? v.value : null;
   page.route = route;
   page.__route__ = route;
   page.is = route;
