@@ -122,7 +122,7 @@ test("the JavaScript build's cost in Taro's output is within the native folder's
     const withIt = statSync(join(dir, "dist", type, "pages/pay/pay.js")).size;
     const without = statSync(join(control, "dist", type, "pages/pay/pay.js")).size;
     const cost = withIt - without;
-    console.log(`# taro ${type}: paybridge adds ${cost} bytes to the page (native folder ${folder}); built in ${built[type]} ms`);
+    console.log(`taro ${type}: paybridge adds ${cost} bytes to the page (native folder ${folder}); built in ${built[type]} ms`);
     assert.ok(cost > 100_000 && cost <= folder, `${type}: ${cost} bytes, folder ${folder}`);
   }
 });
