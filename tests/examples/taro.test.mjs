@@ -37,6 +37,37 @@ export default function PayPage() {
 }
 `;
 
+// The root import, which is the browser entry: the app must launch, and
+// ready() and pay() must fail as a PayError that names the subpath.
+const ROOT_PAGE = `import { useState } from "react";
+import { View, Button, Text } from "@tarojs/components";
+import { ready, pay } from "paybridge";
+
+const loaded = ready().catch((e) => e);
+
+export default function PayPage() {
+  const [status, setStatus] = useState("");
+  const onPay = async () => {
+    setStatus("paying");
+    const early = await loaded;
+    try {
+      const api = process.env.TARO_ENV === "alipay" ? my : wx;
+      const r = await pay({ pay_channel: "wallet1_lite", pay_info: { tradeNO: "T2026" } }, { api });
+      setStatus(r.status);
+    } catch (e) {
+      setStatus(\`\${early && early.name}/\${e.name} \${e.code}: \${e.message}\`);
+    }
+  };
+  return (
+    <View>
+      <Button id="pay" onClick={onPay}>Pay</Button>
+      <Text id="status">{status}</Text>
+    </View>
+  );
+}
+`;
+let root;
+
 function build(project, type) {
   const t = Date.now();
   execFileSync(join(dir, "node_modules/.bin/taro"), ["build", "--type", type], { cwd: project, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
@@ -51,10 +82,15 @@ before(
     for (const f of ["package.json", "babel.config.js", "config", "src"]) cpSync(join(dir, f), join(control, f), { recursive: true });
     symlinkSync(join(dir, "node_modules"), join(control, "node_modules"));
     writeFileSync(join(control, "src/pages/pay/pay.jsx"), CONTROL_PAGE);
+    root = mkdtempSync(join(tmpdir(), "paybridge-taro-root-"));
+    for (const f of ["package.json", "babel.config.js", "config", "src"]) cpSync(join(dir, f), join(root, f), { recursive: true });
+    symlinkSync(join(dir, "node_modules"), join(root, "node_modules"));
+    writeFileSync(join(root, "src/pages/pay/pay.jsx"), ROOT_PAGE);
     for (const type of Object.keys(TARGETS)) {
       rmSync(join(dir, "dist", type), { recursive: true, force: true });
       built[type] = build(dir, type);
       build(control, type);
+      build(root, type);
     }
   },
   { timeout: 10 * 60_000 },
@@ -111,6 +147,22 @@ for (const [type, kind] of Object.entries(TARGETS)) {
     // is emitted, so wallet2's WebAssembly is never asked).
     if (wasm) assert.deepEqual(wasm.paths, []);
     assert.ok(readFileSync(join(out, "pages/pay/pay.js"), "utf8").includes("wasmExports"), "the JavaScript build is in the page's bundle");
+    assert.deepEqual(errors, []);
+  });
+}
+
+for (const [type, kind] of Object.entries(TARGETS)) {
+  test(`${type}: the root import (the browser entry) launches; ready() and pay() are PayErrors naming paybridge/miniprogram`, async () => {
+    const out = join(root, "dist", type);
+    // No startup code for import.meta.url (which would read document.baseURI).
+    assert.doesNotMatch(readFileSync(join(out, "runtime.js"), "utf8"), /baseURI/);
+    // The browser entry is ES2020: not parsed as ES5 here (a wallet1
+    // project that imports it would have its compiler transpile it).
+    const { page, api, errors } = await launch({ dir: out, kind });
+    await tap(page, "pay");
+    const status = await until(() => text(page, "status") !== "paying" && text(page, "status"), 5000, "the root import's answer");
+    assert.match(status, /^PayError\/PayError not_ready: .*paybridge\/miniprogram/);
+    assert.equal(api.seen.length, 0);
     assert.deepEqual(errors, []);
   });
 }

@@ -40,6 +40,37 @@ function onPay() {
 </script>
 `;
 
+// The root import, which is the browser entry: the app must launch, and
+// ready() and pay() must fail as a PayError that names the subpath.
+const ROOT_PAGE = `<template>
+  <view>
+    <button id="pay" @tap="onPay">Pay</button>
+    <text id="status">{{ status }}</text>
+  </view>
+</template>
+
+<script setup>
+import { ref } from "vue";
+import { ready, pay } from "paybridge";
+
+const loaded = ready().catch((e) => e);
+const status = ref("");
+
+async function onPay() {
+  status.value = "paying";
+  const early = await loaded;
+  try {
+    const api = process.env.UNI_PLATFORM === "mp-alipay" ? my : wx;
+    const r = await pay({ pay_channel: "wallet1_lite", pay_info: { tradeNO: "T2026" } }, { api });
+    status.value = r.status;
+  } catch (e) {
+    status.value = \`\${early && early.name}/\${e.name} \${e.code}: \${e.message}\`;
+  }
+}
+</script>
+`;
+let root;
+
 function build(project, platform) {
   const t = Date.now();
   rmSync(join(project, "dist", "build", platform), { recursive: true, force: true });
@@ -54,9 +85,14 @@ before(
     for (const f of ["package.json", "vite.config.js", "src"]) cpSync(join(dir, f), join(control, f), { recursive: true });
     symlinkSync(join(dir, "node_modules"), join(control, "node_modules"));
     writeFileSync(join(control, "src/pages/pay/pay.vue"), CONTROL_PAGE);
+    root = mkdtempSync(join(tmpdir(), "paybridge-uni-root-"));
+    for (const f of ["package.json", "vite.config.js", "src"]) cpSync(join(dir, f), join(root, f), { recursive: true });
+    symlinkSync(join(dir, "node_modules"), join(root, "node_modules"));
+    writeFileSync(join(root, "src/pages/pay/pay.vue"), ROOT_PAGE);
     for (const platform of Object.keys(TARGETS)) {
       built[platform] = build(dir, platform);
       build(control, platform);
+      build(root, platform);
     }
   },
   { timeout: 10 * 60_000 },
@@ -115,6 +151,19 @@ for (const [platform, [kind, ext]] of Object.entries(TARGETS)) {
     // Which module loaded: the JavaScript build in the bundle.
     if (wasm) assert.deepEqual(wasm.paths, []);
     assert.ok(readFileSync(join(out, "common/vendor.js"), "utf8").includes("wasmExports"), "the JavaScript build is in uni's vendor bundle");
+    assert.deepEqual(errors, []);
+  });
+}
+
+for (const [platform, [kind, ext]] of Object.entries(TARGETS)) {
+  test(`${platform}: the root import (the browser entry) launches; ready() and pay() are PayErrors naming paybridge/miniprogram`, async () => {
+    const out = join(root, "dist", "build", platform);
+    const k = keys(out, ext);
+    const { page, api, errors } = await launch({ dir: out, kind });
+    await tap(page, k.tap);
+    const status = await until(() => page.data[k.status] !== "paying" && page.data[k.status], 5000, "the root import's answer");
+    assert.match(status, /^PayError\/PayError not_ready: .*paybridge\/miniprogram/);
+    assert.equal(api.seen.length, 0);
     assert.deepEqual(errors, []);
   });
 }
