@@ -64,7 +64,7 @@ function wasmJsBuild(src) {
     const got = typeof src === "function" ? `a function that returned ${kindOf(m)}` : kindOf(src);
     throw badOption(
       "wasmJs",
-      `is not the paybridge JavaScript build module but ${got}: pass the module paybridge/paybridge.wasm.cjs itself (import * as wasmJs from "paybridge/paybridge.wasm.cjs", not a default import; or require() it), or a function that returns it`,
+      `is not the paybridge JavaScript build module but ${got}: pass the module paybridge/paybridge.wasm.cjs itself (import * as wasmJs from "paybridge/paybridge.wasm.cjs", not a default import), or a function that returns it`,
     );
   }
   return build;
