@@ -8,11 +8,10 @@
 // every result code. A control build of the same project whose page does
 // not import paybridge launches and taps in the same emulation first, so a
 // failure is paybridge's, not the emulation's.
-import { test, before } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import * as require_fs from "node:fs";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { install } from "../tools/examples.mjs";
@@ -96,6 +95,10 @@ before(
   { timeout: 10 * 60_000 },
 );
 
+after(() => {
+  for (const d of [control, root]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
 /** The Taro element whose id is `id`, in the data Taro rendered. */
 function element(page, id) {
   for (const n of nodes(page.data.root)) if (n.uid === id) return n;
@@ -168,7 +171,6 @@ for (const [type, kind] of Object.entries(TARGETS)) {
 }
 
 test("the JavaScript build's cost in Taro's output is within the native folder's", () => {
-  const { statSync } = require_fs;
   const folder = ["index.js", "paybridge.wasm.js", "paybridge_mini_bg.wasm.br"].reduce((n, f) => n + statSync(join(dir, "node_modules/paybridge/miniprogram", f)).size, 0);
   for (const type of Object.keys(TARGETS)) {
     const withIt = statSync(join(dir, "dist", type, "pages/pay/pay.js")).size;

@@ -9,7 +9,7 @@
 // data key its tap attribute names) and reads the status from the data
 // key the template shows, for every result code. A control build of the
 // same project without paybridge launches and taps first.
-import { test, before } from "node:test";
+import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -97,6 +97,10 @@ before(
   },
   { timeout: 10 * 60_000 },
 );
+
+after(() => {
+  for (const d of [control, root]) if (d) rmSync(d, { recursive: true, force: true });
+});
 
 /** The page's compiled template: the data key its tap handler and its status text come from. */
 function keys(out, ext) {
