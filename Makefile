@@ -206,6 +206,15 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=pkg/miniprogram/paybridge.wasm.js
 	node www/build/brotli.mjs $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram/paybridge_mini_bg.wasm.br
 	cp www/lib/miniprogram-folder.json pkg/miniprogram/package.json
+	# What bundlers resolve paybridge/miniprogram to (package.json
+	# "exports", all but Node's conditions): the module as ES5 CommonJS
+	# with the folder's JavaScript build required at its top, which every
+	# bundler follows (www/lib/miniprogram-bundle.js).
+	cp www/lib/miniprogram-bundle.js $(STAGE)/
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --external:./miniprogram/paybridge.wasm.js $(STAGE)/miniprogram-bundle.js \
+	  --outfile=$(STAGE)/miniprogram-bundle.min.js
+	node www/build/es5.mjs $(STAGE)/miniprogram-bundle.min.js $(STAGE)/miniprogram-bundle.es5.js
+	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-bundle.es5.js --output pkg/miniprogram-bundle.cjs
 	touch $(BG)/pkg.stamp
 	@echo "pkg/ built"
 

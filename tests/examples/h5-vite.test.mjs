@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
-import { installExample } from "../tools/examples.mjs";
+import { install } from "../tools/examples.mjs";
 import { launch } from "../tools/chromium.mjs";
 import { sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
 
@@ -51,7 +51,7 @@ async function stop(child) {
 
 before(
   async () => {
-    const installed = installExample("h5-vite");
+    const installed = install("h5-vite");
     dir = installed.dir;
     console.log(`examples/h5-vite install: ${JSON.stringify(installed.times)} ms`);
     sandbox = await startSandbox(sandboxBinary());

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { installExample } from "../tools/examples.mjs";
+import { install } from "../tools/examples.mjs";
 
 test("examples/jest: jest passes every test of both files", { timeout: 10 * 60_000 }, () => {
-  const { dir, times } = installExample("jest");
+  const { dir, times } = install("jest");
   console.log(`examples/jest install: ${JSON.stringify(times)} ms`);
   const report = join(dir, "node_modules/.jest-report.json");
   rmSync(report, { force: true });

@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { installExample } from "../tools/examples.mjs";
+import { install } from "../tools/examples.mjs";
 import { sandboxBinary, startSandbox, stopSandbox } from "../tools/sandbox.mjs";
 
 let sandbox;
@@ -13,7 +13,7 @@ let dir;
 
 before(
   async () => {
-    const installed = installExample("node-auth");
+    const installed = install("node-auth");
     dir = installed.dir;
     console.log(`examples/node-auth install: ${JSON.stringify(installed.times)} ms`);
     sandbox = await startSandbox(sandboxBinary());

@@ -14,6 +14,7 @@ import { join, normalize, sep } from "node:path";
 import { brotliCompressSync, brotliDecompressSync } from "node:zlib";
 import { execFileSync } from "node:child_process";
 import vm from "node:vm";
+import { createRequire } from "node:module";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const pkgFile = (f) => new URL(f, pkg).pathname;
@@ -129,7 +130,7 @@ function throwsWith(fn, code, field) {
 }
 
 test("the bundles never mention window, document, fetch or import.meta", () => {
-  for (const f of ["miniprogram.cjs", "miniprogram.mjs", "paybridge.wasm.cjs"]) {
+  for (const f of ["miniprogram.cjs", "miniprogram.mjs", "miniprogram-bundle.cjs", "paybridge.wasm.cjs"]) {
     const text = readFileSync(pkgFile(f), "utf8");
     assert.ok(text.length > 1000, f);
     const hits = text.match(/\b(window|document|fetch)\b|\bimport\.meta\b/g);
@@ -139,8 +140,10 @@ test("the bundles never mention window, document, fetch or import.meta", () => {
   assert.equal(readFileSync(pkgFile("paybridge.wasm.cjs"), "utf8").match(/\bWebAssembly\b/), null);
   // The exports map names them and their types.
   const manifest = JSON.parse(readFileSync(pkgFile("package.json"), "utf8"));
-  assert.deepEqual(manifest.exports["./miniprogram"].require, { types: "./miniprogram.d.cts", default: "./miniprogram.cjs" });
-  assert.deepEqual(manifest.exports["./miniprogram"].import, { types: "./miniprogram.d.ts", default: "./miniprogram.mjs" });
+  assert.deepEqual(manifest.exports["./miniprogram"].node.require, { types: "./miniprogram.d.cts", default: "./miniprogram.cjs" });
+  assert.deepEqual(manifest.exports["./miniprogram"].node.import, { types: "./miniprogram.d.ts", default: "./miniprogram.mjs" });
+  // Bundlers (every other condition) get the ES5 face with the JavaScript build.
+  assert.equal(manifest.exports["./miniprogram"].default, "./miniprogram-bundle.cjs");
   assert.equal(manifest.exports["./paybridge.wasm.cjs"].default, "./paybridge.wasm.cjs");
   assert.equal(manifest.miniprogram, "miniprogram");
 });
@@ -337,10 +340,19 @@ function suite(name, { webAssembly, readyOptions }) {
       }
     });
 
-    test("outside a mini-program (no api): wrong_runtime", async () => {
-      await rejectsWith(mp.pay(wallet2Payment), "wrong_runtime", "api");
+    test("no api given and none found by the profile's names: wrong_runtime that says to pass api or name the global, never a browser", async () => {
+      const fits = (e) => {
+        assert.match(e.message, /pay\(payment, \{ api \}\)/);
+        assert.match(e.message, /profile\.wallet1\.miniProgramGlobal/);
+        assert.doesNotMatch(e.message, /browser/);
+      };
+      await rejectsWith(mp.pay(wallet2Payment), "wrong_runtime", "api", fits);
+      await rejectsWith(mp.pay(wallet1Payment), "wrong_runtime", "api", fits);
+      await rejectsWith(mp.pay(wallet1Payment, {}), "wrong_runtime", "api", fits);
+      // An api object without the method: the core's own words.
       await rejectsWith(mp.pay(wallet2Payment, { api: {} }), "wrong_runtime", "api");
-      await rejectsWith(mp.pay(wallet1Payment), "wrong_runtime", "miniProgram");
+      // A runtime stated by the caller keeps the planner's answer.
+      await rejectsWith(mp.pay(wallet1Payment, { runtime: { host: "browser" } }), "wrong_runtime", "miniProgram");
     });
 
     test("a second pay() while one is in flight: busy", async () => {
@@ -474,6 +486,80 @@ test("a .wasm.br path loads too", async () => {
   const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
   await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge/paybridge_mini_bg.wasm.br" });
   assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
+});
+
+test("ready({ profile }) names the runtime's WebAssembly global once: the .wasm loads through it, not through the default name or the standard one", async () => {
+  const named = runtimeWebAssembly(codePackage());
+  const other = runtimeWebAssembly(codePackage());
+  const ctx = miniProgramContext({ webAssembly: null });
+  ctx.RuntimeWasm = named;
+  ctx[WASM_GLOBAL_NAME] = other;
+  ctx.WebAssembly = other;
+  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  await rejectsWith(mp.ready({ wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm", profile: { wallet2: { webAssemblyGlobal: "not a name" } } }), "invalid_options", "profile.wallet2.webAssemblyGlobal");
+  await rejectsWith(mp.ready({ profile: 7 }), "invalid_options", "profile");
+  await mp.ready({ wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm.br", profile: { wallet2: { webAssemblyGlobal: "RuntimeWasm" } } });
+  assert.deepEqual(named.paths, ["/lib/paybridge/paybridge_mini_bg.wasm.br"]);
+  assert.deepEqual(other.paths, []);
+  const api = wallet2Api([["success", { errMsg: "requestPayment:ok" }]]);
+  assert.equal((await mp.pay(wallet2Payment, { api })).status, "succeeded");
+});
+
+const WASM_GLOBAL_NAME = "Wallet2WebAssembly";
+
+test("a wasmJs that is not the JavaScript build module says what it is: given as undefined (a default import), an object, a function's answer", async () => {
+  const ctx = miniProgramContext({ webAssembly: null });
+  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  assert.equal(mp.WASM_GLOBAL, WASM_GLOBAL_NAME);
+  const says = (what) => (e) => {
+    assert.match(e.message, /is not the paybridge JavaScript build module/);
+    assert.match(e.message, what);
+    assert.match(e.message, /import \* as wasmJs from "paybridge\/paybridge\.wasm\.cjs"/);
+  };
+  await rejectsWith(mp.ready({ wasmJs: undefined }), "invalid_options", "wasmJs", says(/but undefined/));
+  await rejectsWith(mp.ready({ wasmJs: { default: undefined } }), "invalid_options", "wasmJs", says(/but an object that is not that module/));
+  await rejectsWith(mp.ready({ wasmJs: () => undefined }), "invalid_options", "wasmJs", says(/a function that returned undefined/));
+  await rejectsWith(mp.ready({ wasmJs: "paybridge.wasm.cjs" }), "invalid_options", "wasmJs", says(/but a string/));
+});
+
+/** Loads pkg/miniprogram-bundle.cjs as a bundler's output would run it: its one require, the folder's JavaScript build. */
+function bundleFace(ctx) {
+  const requested = [];
+  const mp = requireIn(ctx, pkgFile("miniprogram-bundle.cjs"), (name) => {
+    requested.push(name);
+    assert.equal(name, "./miniprogram/paybridge.wasm.js");
+    return requireIn(ctx, pkgFile("miniprogram/paybridge.wasm.js"));
+  });
+  return { mp, requested };
+}
+
+test("what bundlers resolve (miniprogram-bundle.cjs) is ES5, needs nothing of a browser, and a plain ready() runs the JavaScript build it requires", async () => {
+  const acorn = createRequire(new URL("../package.json", import.meta.url))("acorn");
+  for (const f of ["miniprogram-bundle.cjs", "miniprogram/paybridge.wasm.js"]) acorn.parse(readFileSync(pkgFile(f), "utf8"), { ecmaVersion: 5, sourceType: "script" });
+  // A runtime WebAssembly is there, but no .wasm in the bundle: the JavaScript build.
+  const W = runtimeWebAssembly(codePackage());
+  const ctx = miniProgramContext({ webAssembly: null });
+  ctx[WASM_GLOBAL_NAME] = W;
+  const { mp, requested } = bundleFace(ctx);
+  assert.deepEqual(requested, ["./miniprogram/paybridge.wasm.js"], "the build is required when the module is, where a bundler follows it");
+  assert.equal(mp.__wasmMemoryBytes(), 0);
+  await mp.ready();
+  assert.deepEqual(W.paths, []);
+  assert.ok(mp.__wasmMemoryBytes() > 0);
+  const w1 = wallet1Api("success", { resultCode: "6001" });
+  assert.equal((await mp.pay(wallet1Payment, { api: w1 })).status, "cancelled");
+  const w2 = wallet2Api([["success", { errMsg: "requestPayment:ok" }]]);
+  assert.equal((await mp.pay(wallet2Payment, { api: w2 })).status, "succeeded");
+});
+
+test("the bundlers' face: pay() before any ready() loads the JavaScript build; an explicit wasmPath still loads the .wasm", async () => {
+  const first = bundleFace(miniProgramContext({ webAssembly: null })).mp;
+  const w1 = wallet1Api("success", { resultCode: "9000" });
+  assert.equal((await first.pay(wallet1Payment, { api: w1 })).status, "succeeded");
+  const W = runtimeWebAssembly(codePackage());
+  const second = bundleFace(miniProgramContext({ webAssembly: null })).mp;
+  await second.ready({ WebAssembly: W, wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm" });
+  assert.deepEqual(W.paths, ["/lib/paybridge/paybridge_mini_bg.wasm"]);
 });
 
 test("the ES module entry loads in Node; the main entry exports the helpers too", async () => {

@@ -1,36 +1,57 @@
-// The projects of examples/, installed as a user installs them: the tools
-// of each example's package-lock.json by `npm ci` (skipped while the lock
-// is the one last installed, like .ci/setup's stamp), then paybridge from
-// the packed tarball (`make pack`: target/pack/paybridge.tgz) with
-// `--no-save`, so that no lockfile pins its integrity and each run takes
-// the package just built. Each example's node_modules stays inside it.
-import assert from "node:assert/strict";
+// Installing an example of examples/ as its user would: its tools from its
+// committed package-lock.json (`npm install`, which keeps to the lock,
+// skipped when the lock is the one last installed: a stamp in its
+// node_modules, like .ci/setup's; not `npm ci`, which refuses Taro's lock:
+// Taro 4.2.0's native binding names builds for other platforms at 4.2.0
+// that the registry does not have, so no lock can list them), then
+// paybridge from the tarball `make pack` made (target/pack/paybridge.tgz),
+// with --no-save so that no lockfile pins that tarball's integrity and each
+// run takes the package just built. Everything stays in the example's own
+// node_modules (gitignored).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./sandbox.mjs";
+import { fileURLToPath } from "node:url";
 
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const TARBALL = join(ROOT, "target/pack/paybridge.tgz");
 
-const NPM = ["--no-audit", "--no-fund", "--loglevel=error"];
+const npm = (dir, args) => execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
 
-/** Installs examples/`name`; answers its directory and what the install took. */
-export function installExample(name) {
-  assert.ok(existsSync(TARBALL), `${TARBALL} is missing: run make pack (make test-examples does)`);
+/**
+ * Installs example `name`: its tools from the lock of `tools` (a folder of
+ * the example: "." where the project's package.json holds the tools, as in
+ * a Taro or uni-app project; "tools" where the project itself may list
+ * nothing but its runtime dependencies, as for wallet2's Build npm, which
+ * packs every dependency the project's package.json lists), then paybridge
+ * into the project. Answers the example's folder and how long each step
+ * took (ms).
+ */
+export function install(name, { tools = "." } = {}) {
   const dir = join(ROOT, "examples", name);
-  const npm = (args) => execFileSync("npm", [...args, ...NPM], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
-  const lock = join(dir, "package-lock.json");
-  const stamp = join(dir, "node_modules/.installed-lock");
+  if (!existsSync(TARBALL)) throw new Error(`${TARBALL} is missing: make pack (make test-examples runs it)`);
   const times = {};
-  let t = Date.now();
-  if (existsSync(lock) && !(existsSync(stamp) && readFileSync(lock).equals(readFileSync(stamp)))) {
-    npm(["ci"]);
-    copyFileSync(lock, stamp);
-    times.tools = Date.now() - t;
+  const toolsDir = join(dir, tools);
+  const lockFile = join(toolsDir, "package-lock.json");
+  const lock = existsSync(lockFile) ? readFileSync(lockFile) : null;
+  if (lock) {
+    const stamp = join(toolsDir, "node_modules", ".paybridge-tools-stamp");
+    const want = createHash("sha256").update(lock).digest("hex");
+    if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== want) {
+      const t = Date.now();
+      npm(toolsDir, ["install"]);
+      if (!readFileSync(lockFile).equals(lock)) throw new Error(`installing the tools changed ${name}/${tools}/package-lock.json`);
+      mkdirSync(join(toolsDir, "node_modules"), { recursive: true });
+      writeFileSync(stamp, want);
+      times.tools = Date.now() - t;
+    }
   }
-  t = Date.now();
-  rmSync(join(dir, "node_modules/paybridge"), { recursive: true, force: true });
-  npm(["install", "--no-save", "--ignore-scripts", TARBALL]);
+  const t = Date.now();
+  // Where the project has a lock of its own (its tools'), it is kept as it
+  // is; where it has none, npm writes none.
+  npm(dir, ["install", "--no-save", ...(tools === "." && lock ? [] : ["--no-package-lock"]), TARBALL]);
   times.paybridge = Date.now() - t;
+  if (lock && !readFileSync(lockFile).equals(lock)) throw new Error(`installing paybridge changed ${name}/${tools}/package-lock.json`);
   return { dir, times };
 }

@@ -173,6 +173,28 @@ js = js.replace(/^import \{ ([\w$, ]+) \} from '(\.\/snippets\/[^']+)';\n/gm, (_
 });
 if (/from '\.\/snippets\//.test(js)) throw new Error(`${inJs} imports a snippet in a form this script does not inline`);
 
+// Nothing runs at import that a mini-program runtime lacks: the encoder and
+// the decoder are made at their first use, not when the glue is evaluated,
+// so that a bundle a mini-program framework makes of the browser entry
+// (the root import in a Taro or uni-app build; no TextEncoder there) loads,
+// and its pay() fails as a PayError. The decoder's byte count starts at
+// wasm-bindgen's own limit, so its first use makes one.
+{
+  const encoder = "const E=new TextEncoder;\nfunction textInto(s,a){return E.encodeInto(s,a).written}";
+  if (js.includes("new TextEncoder")) {
+    if (!js.includes(encoder)) throw new Error(`${inJs}: a TextEncoder made in a form this script does not read`);
+    js = js.replace(encoder, "let E;\nfunction textInto(s,a){return(E=E||new TextEncoder).encodeInto(s,a).written}");
+  }
+  const decoder = "let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });\ncachedTextDecoder.decode();\n";
+  if (js.includes("new TextDecoder")) {
+    const count = "let numBytesDecoded = 0;";
+    if (!js.includes(decoder) || !js.includes(count) || js.indexOf("const MAX_SAFARI_DECODE_BYTES") > js.indexOf(count)) {
+      throw new Error(`${inJs}: a TextDecoder made in a form this script does not read`);
+    }
+    js = js.replace(decoder, "let cachedTextDecoder;\n").replace(count, "let numBytesDecoded = MAX_SAFARI_DECODE_BYTES;");
+  }
+}
+
 // An import that may throw is wasm-bindgen's `function $1() { return
 // handleError(function (arg0, ...) { ... }, arguments); }`: written as the
 // function itself, its body in a `try` whose `catch` stores the thrown

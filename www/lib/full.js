@@ -25,8 +25,20 @@ export async function instantiate(src, imports) {
   return (await WebAssembly.instantiate(bytes, imports)).instance;
 }
 
+/**
+ * The module's file beside this one, which bundlers emit and rewrite the
+ * URL of (`new URL(..., import.meta.url)`). Not in a Taro mini-program
+ * build, which its DefinePlugin tells apart (ENABLE_INNER_HTML defined,
+ * process.env.TARO_PLATFORM "mini"): webpack leaves the branch out when it
+ * builds, and with it the startup code that reads `document.baseURI` for
+ * such a URL and would stop the app at launch (no document there). There,
+ * and where nothing is given, `ready()` fails as a PayError.
+ */
+const beside = () =>
+  typeof ENABLE_INNER_HTML != "undefined" && process.env.TARO_PLATFORM == "mini" ? undefined : new URL("./paybridge_full_bg.wasm", import.meta.url);
+
 /** The full module from `src`, or from its file beside this one:
  * `[bindings, instance]`, the bindings with the module's runs (flows.js). */
 export async function load(src) {
-  return [withRuns(bg), await instantiate(src ?? new URL("./paybridge_full_bg.wasm", import.meta.url), { bg })];
+  return [withRuns(bg), await instantiate(src ?? beside(), { bg })];
 }

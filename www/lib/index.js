@@ -29,7 +29,7 @@ export * from "./api.js";
 export { modules as __modules };
 
 function failed(e) {
-  return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e}`, "not_ready", "wasm", undefined, e);
+  return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e} (a mini-program imports paybridge/miniprogram)`, "not_ready", "wasm", undefined, e);
 }
 
 let payLoading = null;
@@ -107,7 +107,10 @@ function loadPay(src) {
 function loadFull(src) {
   if (!fullLoading && modules.full) fullLoading = Promise.resolve();
   if (!fullLoading) {
-    fullLoading = import("./full.js")
+    // A bundler's chunk loading may throw at once (a mini-program build
+    // of this entry, which has no document): a rejection, as any failure.
+    fullLoading = Promise.resolve()
+      .then(() => import("./full.js"))
       .then((m) => m.load(src))
       .then(([bg, instance]) => {
         if (!modules.full) modules.full = link(bg, instance.exports);

@@ -26,8 +26,9 @@ export const WASM_PATH = "/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br";
 /**
  * `ready()` of `paybridge/miniprogram`, with the npm build's places as
  * defaults: the `.wasm.br` at {@link WASM_PATH} through the runtime's
- * WebAssembly object (`options.WebAssembly`, or the profile's
- * `webAssemblyGlobal`, or the standard one), and the
+ * WebAssembly object (`options.WebAssembly`, or the global that
+ * `options.profile.wallet2.webAssemblyGlobal` names, else the default
+ * profile's, else the standard one), and the
  * JavaScript build beside this file where there is none or it cannot load
  * that path. `wasmPath` and `wasmJs` still override either; given only
  * `wasmJs`, the JavaScript build is used, as before.
@@ -36,10 +37,11 @@ export function ready(options) {
   started = true;
   if (options !== undefined && (options === null || typeof options !== "object")) return readyFrom(options);
   const o = Object.assign({}, options);
-  if (o.wasmPath === undefined && o.wasmJs === undefined) o.wasmPath = WASM_PATH;
+  const noBuild = !("wasmJs" in o);
+  if (o.wasmPath === undefined && noBuild) o.wasmPath = WASM_PATH;
   // A static require, run only when needed: the runtime's module loader
   // finds the file beside this one.
-  if (o.wasmJs === undefined) o.wasmJs = () => require("./paybridge.wasm.js");
+  if (noBuild) o.wasmJs = () => require("./paybridge.wasm.js");
   return readyFrom(o);
 }
 

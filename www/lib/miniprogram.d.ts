@@ -1,6 +1,6 @@
 // Types of paybridge/miniprogram (www/lib/miniprogram.js). The shapes shared
 // with the main entry are declared once, in index.d.ts.
-import type { PayOptions, PayResult, Payment } from "./index.js";
+import type { DeepPartial, PayOptions, PayResult, Payment, Profile } from "./index.js";
 
 export type {
   Action,
@@ -73,12 +73,20 @@ export interface ReadyOptions {
    * or a function that loads it only then: `() => require("paybridge/paybridge.wasm.cjs")`.
    */
   wasmJs?: WasmJsBuild | { default: WasmJsBuild } | (() => WasmJsBuild | { default: WasmJsBuild });
+  /**
+   * A profile, as `pay()` takes: its `wallet2.webAssemblyGlobal` names the
+   * runtime's WebAssembly global once, e.g.
+   * `ready({ profile: { wallet2: { webAssemblyGlobal: "RuntimeWebAssembly" } } })`.
+   */
+  profile?: DeepPartial<Profile>;
 }
 
 /**
  * Loads the module once (later calls return the same promise): through the
  * runtime's WebAssembly from `wasmPath`, or, with no WebAssembly or one that
- * cannot load that path, `wasmJs`. Fails with PayError `not_ready` (or
+ * cannot load that path, `wasmJs`. Where a bundler resolved this module (a
+ * Taro or uni-app build), `ready()` with no options runs the JavaScript
+ * build bundled with it; in a wallet2 npm build, the `.wasm.br` beside it. Fails with PayError `not_ready` (or
  * `invalid_options` for a malformed option), its `cause` the runtime's error.
  */
 export function ready(options?: ReadyOptions): Promise<void>;

@@ -37,7 +37,19 @@ function badOption(field, message) {
  */
 export const WASM_GLOBAL = "Wallet2WebAssembly";
 
-/** The JS build: `require(".../paybridge.wasm.cjs")`, or a function that requires it. */
+/** What `value` is, for a message: `undefined`, `a function`, `an object with no bindings`, ... */
+function kindOf(value) {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value !== "object") return `a ${typeof value}`;
+  return "an object that is not that module";
+}
+
+/**
+ * The JS build: the module paybridge/paybridge.wasm.cjs (a namespace import,
+ * `import * as wasmJs`, or a `require()`), or a function that returns it.
+ * Anything else, `undefined` included (the default import of a CommonJS
+ * module some bundlers give), is named for what it is.
+ */
 function wasmJsBuild(src) {
   let m = src;
   if (typeof src === "function") {
@@ -49,9 +61,30 @@ function wasmJsBuild(src) {
   }
   const build = m && m.default && m.default.bindings ? m.default : m;
   if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
-    throw badOption("wasmJs", "must be the paybridge.wasm.cjs module (or a function that returns it)");
+    const got = typeof src === "function" ? `a function that returned ${kindOf(m)}` : kindOf(src);
+    throw badOption(
+      "wasmJs",
+      `is not the paybridge JavaScript build module but ${got}: pass the module paybridge/paybridge.wasm.cjs itself (import * as wasmJs from "paybridge/paybridge.wasm.cjs", not a default import), or a function that returns it`,
+    );
   }
   return build;
+}
+
+/**
+ * The name of the runtime's WebAssembly global: `options.profile`'s
+ * `wallet2.webAssemblyGlobal` (the same field as the profile of pay()),
+ * else the default profile's, {@link WASM_GLOBAL}.
+ */
+function globalName(profile) {
+  if (profile === undefined) return WASM_GLOBAL;
+  if (profile === null || typeof profile !== "object") throw badOption("profile", "must be an object (a partial profile, as pay() takes)");
+  const w2 = profile.wallet2;
+  const name = w2 && typeof w2 === "object" ? w2.webAssemblyGlobal : undefined;
+  if (name === undefined) return WASM_GLOBAL;
+  if (typeof name !== "string" || !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
+    throw badOption("profile.wallet2.webAssemblyGlobal", "must be the name of the runtime's WebAssembly global (an identifier)");
+  }
+  return name;
 }
 
 function packagePath(path) {
@@ -72,14 +105,17 @@ function load(options) {
 /** What load() does; a throw here is its rejection. */
 function start(options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw badOption("options", "must be an object { wasmPath, WebAssembly?, wasmJs? }");
+    throw badOption("options", "must be an object { wasmPath?, WebAssembly?, wasmJs?, profile? }");
   }
   const o = options || {};
+  // Given but undefined is not left out: the caller meant to pass a module.
+  if ("wasmJs" in o && o.wasmJs === undefined) wasmJsBuild(undefined);
   const given = o.WebAssembly;
   if (given !== undefined && (given === null || typeof given.instantiate !== "function")) {
     throw badOption("WebAssembly", "must be the runtime's WebAssembly object (with instantiate(path, imports))");
   }
-  const runtime = given || globalThis[WASM_GLOBAL] || globalThis.WebAssembly;
+  const name = globalName(o.profile);
+  const runtime = given || globalThis[name] || globalThis.WebAssembly;
   const hasWasm = Boolean(runtime) && typeof runtime.instantiate === "function";
   if (hasWasm && (o.wasmPath !== undefined || o.wasmJs === undefined)) {
     if (o.wasmPath === undefined) {
@@ -172,8 +208,35 @@ export const readLaunchOptions = bound("readLaunchOptions");
 export const launchAppButton = bound("launchAppButton");
 export const __debugCounts = () => countsOf(current("__debugCounts"));
 
+/**
+ * A `wrong_runtime` of a payment given no `api` and no `runtime`, where the
+ * profile's names found no mini-program API: the page is a mini-program
+ * (it imported this module) whose API global this module cannot see.
+ */
+function noApi(e, options) {
+  let bare = true;
+  try {
+    bare = !options || (options.api === undefined && options.runtime === undefined);
+  } catch (_) {
+    // a throwing getter: the error as it was
+    bare = false;
+  }
+  if (!bare || !(e instanceof PayError) || e.code !== "wrong_runtime" || (e.field !== "miniProgram" && e.field !== "api")) return e;
+  return new PayError(
+    "pay() found no mini-program API: pass the runtime's API object as pay(payment, { api }), or name its global in the profile (profile.wallet1.miniProgramGlobal, profile.wallet2.miniProgramGlobal) where the page can reach the global object",
+    "wrong_runtime",
+    "api",
+    undefined,
+    e,
+  );
+}
+
 /** Plans and performs a payment through `options.api` (the mini-program's API object). */
 export function pay(payment, options) {
   if (!loading) return Promise.reject(notReady("pay() was called before ready({ wasmPath }) (or ready({ wasmJs })) was called"));
-  return loading.then(() => perform(bindings, payment, options));
+  return loading
+    .then(() => perform(bindings, payment, options))
+    .catch((e) => {
+      throw noApi(e, options);
+    });
 }

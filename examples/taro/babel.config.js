@@ -1,0 +1,3 @@
+module.exports = {
+  presets: [["taro", { framework: "react", ts: false, compiler: "webpack5" }]],
+};

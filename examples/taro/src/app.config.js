@@ -1,0 +1,3 @@
+export default {
+  pages: ["pages/pay/pay"],
+};

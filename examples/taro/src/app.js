@@ -1,0 +1,5 @@
+function App({ children }) {
+  return children;
+}
+
+export default App;

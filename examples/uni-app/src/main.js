@@ -1,0 +1,7 @@
+import { createSSRApp } from "vue";
+import App from "./App.vue";
+
+export function createApp() {
+  const app = createSSRApp(App);
+  return { app };
+}
