@@ -346,15 +346,16 @@ bench: pkg setup-browser
 ## The sandbox on http://127.0.0.1:$(PORT): the demo pages of www/, pkg/, the
 ## merchant server, simulated wallets and the authentication API. Ctrl-C
 ## stops it. PORT, NOTIFY_DELAY_MS, SANDBOX_SECRET, RATE_LIMIT, ... are passed
-## on (www/demo/README.md). It says which of its three steps it is on: the
-## first run installs and builds for about 20 minutes on 2 cores; later
-## runs take seconds. It needs no browser.
+## on (www/demo/README.md). It says which of its three steps it is on, and
+## what a first run costs only on a first run. It needs no browser.
 demo:
-	@echo "make demo, step 1 of 3: what is missing (the wasm32 target, rust-src, the wasm-bindgen CLI: about 11 minutes the first time; tests/ Node tooling)"
+	@if [ -f $(BG)/pkg.stamp ] && [ -x $(CARGO_TARGET_DIR)/release/sandbox ]; then :; else \
+	  echo "make demo: a first run installs and builds (about 6 minutes on a bare 2-core machine); later runs start in seconds"; fi
+	@echo "make demo, step 1 of 3: what is missing (the wasm32 target, rust-src, the wasm-bindgen CLI, tests/ Node tooling)"
 	@$(MAKE) --no-print-directory setup
-	@echo "make demo, step 2 of 3: the npm package in pkg/ (four WebAssembly builds the first time: several minutes)"
+	@echo "make demo, step 2 of 3: the npm package in pkg/"
 	@$(MAKE) --no-print-directory pkg
-	@echo "make demo, step 3 of 3: the sandbox (its first build: about 2 minutes), then http://127.0.0.1:$(PORT)/"
+	@echo "make demo, step 3 of 3: the sandbox, then http://127.0.0.1:$(PORT)/"
 	cargo run --release --features sandbox --bin sandbox -- --port $(PORT)
 
 ## Coverage-guided fuzzing (nightly + cargo-fuzz; tests/fuzz/): every target
