@@ -12,7 +12,7 @@
 // as the entry's first statement, wherever the bundle has it.
 import { EMBEDDED } from "./embedded.js";
 import { bindings as payBg } from "./paybridge_bg.js";
-import { perform } from "./perform.js";
+import { drive, onEventOf, perform } from "./perform.js";
 import { OP_EXPLAIN, OP_PRELOAD } from "./protocol.js";
 import { PayError, link, modules } from "./shared.js";
 
@@ -108,7 +108,7 @@ function loadFull(src) {
   if (!fullLoading && modules.full) fullLoading = Promise.resolve();
   if (!fullLoading) {
     fullLoading = import("./full.js")
-      .then((m) => m.load(src))
+      .then((m) => m.load(src, drive, onEventOf))
       .then(([bg, instance]) => {
         if (!modules.full) modules.full = link(bg, instance.exports);
       })
