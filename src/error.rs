@@ -180,7 +180,7 @@ impl core::error::Error for PayError {}
 /// payment module does not: what it refuses before a wallet is called
 /// (payment, options, profile, URLs) is refused with its code, its field
 /// and a short message naming both, and the shim has the full module, which
-/// runs the same checks, word it ([`crate::web`]'s `__explain`). The
+/// runs the same checks, word it (the edge's `__explain`, `src/web/`). The
 /// sentences are then in one module, fetched only when an input is bad,
 /// not on the path of every payment (README, "Errors").
 pub(crate) const WORDED: bool = !crate::PAYMENT_MODULE;

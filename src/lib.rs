@@ -13,7 +13,10 @@
 //! - **A pure core, thin edges.** Outside `src/web/` all is plain Rust
 //!   tested on the host; `src/web/` (wasm32 only) decodes each export's
 //!   arguments (`convert.rs`), calls the core, encodes the answer, and makes
-//!   every error the `PayError` class (`error.rs`). Platform objects are
+//!   every error the `PayError` class (`error.rs`). What the core needs
+//!   of the runtime (reading JSON text, judging an internationalized host)
+//!   it asks through one port, `platform.rs`, which the edge implements:
+//!   the core never names `web` (tests/tools/layout.mjs). Platform objects are
 //!   reached through the global object the entry gives (`env.rs`; `{}` in a
 //!   runtime with none, `www/lib/globals.js`). `www/lib/` loads and re-exports; it decides
 //!   nothing.
@@ -72,6 +75,7 @@ pub mod miniprogram;
 pub mod outcome;
 pub mod payment;
 pub mod perform;
+pub mod platform;
 pub mod prelude;
 pub mod profile;
 pub mod runtime;

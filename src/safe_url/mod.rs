@@ -13,8 +13,9 @@
 //! The checker is hand-written rather than built on `url::Url`, whose IDNA
 //! tables would multiply the size of the wasm build; the host tests compare
 //! it with `url::Url` as an oracle. Internationalized (`xn--`) hosts are
-//! judged by the runtime's own `URL` where there is one (`platform.rs`),
-//! else by the crate's punycode rule (`punycode.rs`).
+//! judged by the runtime's own `URL` where there is one (asked through the
+//! core's port, [`crate::platform`]), else by the crate's punycode rule
+//! (`punycode.rs`).
 
 use crate::error::{why, words, Code, PayError, Result};
 
@@ -22,10 +23,11 @@ use crate::prelude::*;
 
 // Internationalized hosts: where the runtime has `URL` (the browser's
 // payment module and the full module, feature `platform-url`), the
-// platform's own parser judges them; elsewhere (mini-program runtimes, the
-// wasm2js build, the host) the crate's punycode check does.
+// platform's own parser judges them (`Platform::url_keeps_host`);
+// elsewhere (mini-program runtimes, the wasm2js build, the host) the
+// crate's punycode check does.
 #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-mod platform;
+use crate::platform::{Here, Platform};
 #[cfg(not(all(target_arch = "wasm32", feature = "platform-url")))]
 mod punycode;
 
@@ -182,7 +184,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         return Err(why!("its host is not a plain host name or IPv4 address"));
     }
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    if host.as_bytes().split(|&b| b == b'.').any(|l| l.starts_with(b"xn--")) && !platform::keeps(&host) {
+    if host.as_bytes().split(|&b| b == b'.').any(|l| l.starts_with(b"xn--")) && !Here::url_keeps_host(&host) {
         return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
@@ -234,7 +236,7 @@ fn is_reg_name(h: &str) -> bool {
 
 /// An internationalized label's own check: the crate's punycode rule, or,
 /// with the platform's URL parser, none here (the whole host is judged by
-/// `platform::keeps` once its shape has passed).
+/// `Platform::url_keeps_host` once its shape has passed).
 #[cfg(not(all(target_arch = "wasm32", feature = "platform-url")))]
 fn label_ok(label: &[u8]) -> bool {
     punycode::a_label_ok(label)

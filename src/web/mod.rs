@@ -29,6 +29,7 @@ pub mod local;
 #[cfg(feature = "web-tools")]
 pub mod miniprogram;
 pub mod pay;
+pub mod platform;
 pub mod protocol;
 #[cfg(feature = "web-extra")]
 pub mod runs;

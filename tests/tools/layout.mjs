@@ -3,14 +3,21 @@
 // object per channel, the examples that a test runs as written, and the
 // map of the code; history and measurements go beside the bench), every source file says what it is for (a
 // `//!` first line), no source file passes 400 lines, and no two modules of
-// src/ reach each other (an import cycle). What is left to fix is listed
+// src/ reach each other (an import cycle). The core (src/ but the edge,
+// src/web/, and the host's src/sandbox/ and src/bin/) never names the edge
+// (`crate::web`, `super::web`, `use crate::{web, ...}`) nor the JavaScript
+// bindings (`wasm_bindgen`, `js_sys`, `web_sys`): what it needs of the
+// runtime it asks through its port, src/platform.rs, which the edge
+// implements. What is left to fix is listed
 // below by name: a file or a cycle that is not on the list fails, and so
 // does one on the list that got longer or is gone (shrink the list then).
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+// The checkout to check: this one, or the folder given (tests/node/layout.test.mjs
+// checks a copy with a violation planted).
+const ROOT = process.argv[2] ?? fileURLToPath(new URL("../../", import.meta.url));
 const README_MAX = 24_000;
 const LINES_MAX = 400;
 
@@ -84,6 +91,29 @@ for (const [file, t] of text) {
   for (const p of paths) {
     const to = resolve(p);
     if (to !== null && !related(from, to)) edges.get(from).add(to);
+  }
+}
+
+// The core never calls the edge: a core file that names it (in code,
+// comments aside) fails, whatever the build it is compiled in.
+const EDGE = [
+  [/\b(?:crate|super)(?:::super)*::web\b/, "the edge"],
+  [/\b(?:crate|super)(?:::super)*::\{[^}]*\bweb\b[^}]*\}/, "the edge"],
+  [/\b(?:wasm_bindgen|js_sys|web_sys)\b/, "the JavaScript bindings"],
+];
+const isCore = (file) => !/^src\/(web|sandbox|bin)\//.test(file);
+for (const [file, t] of text) {
+  if (!isCore(file)) continue;
+  const code = t.replace(/\/\/.*$/gm, "");
+  for (const [re, what] of EDGE) {
+    const m = code.match(re);
+    if (m) {
+      const line = code.slice(0, m.index).split("\n").length;
+      problems.push(
+        `${file}:${line} names ${what} (\`${m[0]}\`): the core never calls the edge; ` +
+          "ask the runtime through the core's port (src/platform.rs, which src/web/platform.rs implements) or have the edge pass the value in",
+      );
+    }
   }
 }
 

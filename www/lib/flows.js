@@ -3,17 +3,21 @@
 // `verifyNotification` and `watchPayment`. The module decides (src/perform:
 // CardnetRun, VerifyRun, NoticeRun, WatchRun; src/web/runs.rs); this file only names the runs'
 // start exports and their one step export, `__flowStep`.
-
-import { drive, onEventOf } from "./perform.js";
+//
+// The driver is handed in, not imported: in a page, full.js (which bundles
+// this file) gets the entry's own `drive` from the entry (index.js,
+// `load`), so a page that loads the full module has one copy of the driver
+// and one table of listeners; Node's entry hands its one bundle's copy.
 
 /**
  * The full module's bindings `bg`, with its runs as the package exports
  * them: `cardnetPay`, `AuthClient` (each method a run),
  * `verifyNotification` and `watchPayment`, which answer promises and never
  * throw. Every other
- * binding is `bg`'s own.
+ * binding is `bg`'s own. `drive` and `onEventOf` are perform.js's, handed
+ * in by the entry.
  */
-export function withRuns(bg) {
+export function withRuns(bg, drive, onEventOf) {
   const run = (start, onEvent) => drive(start, (id, kind, v) => bg.__flowStep(id, kind, v), onEvent);
   // The bindings' class, which checks the options and starts the runs.
   const Client = bg.AuthClient;

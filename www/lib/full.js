@@ -3,6 +3,7 @@
 // to word): the module's glue, bundled in by `make pkg`, and the loading
 // of a module from a URL, bytes or a compiled module, which only ready()
 // needs. Not on the way to the wallet: the entry carries what `pay()` needs.
+// It carries no driver of its own: the runs go through the entry's (`load`).
 import { withRuns } from "./flows.js";
 import { bindings as bg } from "./paybridge_full_bg.js";
 
@@ -38,7 +39,8 @@ const beside = () =>
   typeof ENABLE_INNER_HTML != "undefined" && process.env.TARO_PLATFORM == "mini" ? undefined : new URL("./paybridge_full_bg.wasm", import.meta.url);
 
 /** The full module from `src`, or from its file beside this one:
- * `[bindings, instance]`, the bindings with the module's runs (flows.js). */
-export async function load(src) {
-  return [withRuns(bg), await instantiate(src ?? beside(), { bg })];
+ * `[bindings, instance]`, the bindings with the module's runs (flows.js),
+ * driven by the entry's `drive` (perform.js, with its `onEventOf`). */
+export async function load(src, drive, onEventOf) {
+  return [withRuns(bg, drive, onEventOf), await instantiate(src ?? beside(), { bg })];
 }

@@ -12,7 +12,7 @@
 // as the entry's first statement, wherever the bundle has it.
 import { EMBEDDED } from "./embedded.js";
 import { bindings as payBg } from "./paybridge_bg.js";
-import { perform } from "./perform.js";
+import { drive, onEventOf, perform } from "./perform.js";
 import { OP_EXPLAIN, OP_PRELOAD } from "./protocol.js";
 import { PayError, link, modules } from "./shared.js";
 
@@ -111,7 +111,7 @@ function loadFull(src) {
     // of this entry, which has no document): a rejection, as any failure.
     fullLoading = Promise.resolve()
       .then(() => import("./full.js"))
-      .then((m) => m.load(src))
+      .then((m) => m.load(src, drive, onEventOf))
       .then(([bg, instance]) => {
         if (!modules.full) modules.full = link(bg, instance.exports);
       })

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { withRuns } from "./flows.js";
 import { bindings as fullBg } from "./paybridge_full_bg.js";
-import { perform } from "./perform.js";
+import { drive, onEventOf, perform } from "./perform.js";
 import { link, modules } from "./shared.js";
 
 export * from "./api.js";
@@ -19,7 +19,7 @@ export { modules as __modules } from "./shared.js";
 if (!modules.full) {
   // CommonJS: the .wasm beside this file.
   const module = new WebAssembly.Module(readFileSync(join(__dirname, "paybridge_full_bg.wasm")));
-  modules.full = link(withRuns(fullBg), new WebAssembly.Instance(module, { bg: fullBg }).exports);
+  modules.full = link(withRuns(fullBg, drive, onEventOf), new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
 }
 
