@@ -85,8 +85,8 @@ pub struct Problem {
 /// its fields ([`PayErrorData`]) behind a box and read through it
 /// (`e.code`, `e.message`), the shape of `serde_json::Error`. A `Result` of
 /// the module is then a word or two where the fields held inline made each
-/// one over 50 bytes that every `?` and return copied: 0.9 KB less gzipped
-/// on the payment module (tests/bench/README.md).
+/// one larger than the fields' pointer that every `?` and return copied
+/// (tests/bench/README.md).
 #[derive(Clone, PartialEq, Eq)]
 pub struct PayError(Box<PayErrorData>);
 
@@ -143,8 +143,7 @@ impl PayError {
     }
 
     /// What `new` and `field` inline into: one body for every kind of
-    /// message (0.06 KB less gzipped on the payment module than a body a
-    /// kind).
+    /// message, smaller in the payment module than a body a kind.
     fn make(code: Code, field: Option<&str>, message: String) -> PayError {
         // An input error unworded in this build ([`WORDED`]) names its field
         // and code until the full module words it.
@@ -221,8 +220,8 @@ pub(crate) use why;
 
 /// `cat!(a, b, ...)`: the parts (`&str`) in one string, without the
 /// formatting machinery. Two to six parts are passed as arguments: an array
-/// of them built on the stack at each call site cost the payment module
-/// 0.4 KB more gzipped. More parts go through [`cat_all`].
+/// of them built on the stack at each call site made the payment module
+/// larger. More parts go through [`cat_all`].
 macro_rules! cat {
     ($a:expr $(,)?) => {
         $crate::error::cat_all(&[$a])
@@ -296,8 +295,8 @@ pub fn cat_all(parts: &[&str]) -> String {
 
 /// Whether `s` holds a control character (Unicode `Cc`: U+0000 to U+001F
 /// and U+007F to U+009F), read off its UTF-8 bytes: the same answer as
-/// `s.chars().any(char::is_control)` without decoding `char`s (0.1 KB
-/// less gzipped on the browser entry).
+/// `s.chars().any(char::is_control)` without decoding `char`s, whose
+/// decoder the browser entry then leaves out.
 pub fn has_control(s: &str) -> bool {
     let b = s.as_bytes();
     b.iter().enumerate().any(|(i, &c)| c < 0x20 || c == 0x7f || (c == 0xc2 && matches!(b.get(i + 1), Some(0x80..=0x9f))))
