@@ -243,7 +243,7 @@ $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 # each glue also exports `bindings`, one plain object, for the bundles that
 # hand it to its module (the browser entry, full.js, the mini-program
 # bundles).
-$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs
+$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs www/build/glue.mjs
 	@mkdir -p $(SHORT)
 	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings
 
