@@ -239,7 +239,9 @@ $(BG)/paybridge_bg.opt.wasm: WASM_OPT_PASSES += --converge
 $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
-# Short names between each module and its glue (www/build/short-names.mjs);
+# Short names between each module and its glue (www/build/short-names.mjs,
+# which runs every text rewrite of the glue, www/build/glue.mjs, and stops
+# when wasm-bindgen's glue has another shape than one of them reads);
 # each glue also exports `bindings`, one plain object, for the bundles that
 # hand it to its module (the browser entry, full.js, the mini-program
 # bundles).
