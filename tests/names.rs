@@ -115,3 +115,31 @@ fn index_d_ts_names_the_declared_events() {
     assert!(handlers >= 2, "index.d.ts declares pay()'s and watchPayment()'s onEvent");
     assert_eq!(inline, events(Heard::Watch), "watchPayment's onEvent in www/lib/index.d.ts against src/event.rs");
 }
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push((path.display().to_string(), fs::read_to_string(&path).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn every_declared_event_is_reported_by_some_run() {
+    let mut files = Vec::new();
+    sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    let code: Vec<&str> = files.iter().filter(|(p, _)| !p.ends_with("src/event.rs")).map(|(_, t)| t.as_str()).collect();
+    let declared = read("src/event.rs");
+    for (e, _) in EventType::ALL {
+        // The constant's name, as `events!` declares it: `NAME = "name"`.
+        let decl = format!(" = \"{}\",", e.as_str());
+        let line = declared.lines().find(|l| l.contains(&decl)).unwrap_or_else(|| panic!("{e} is declared in src/event.rs"));
+        let name = line.trim().split(' ').next().unwrap();
+        let used = format!("EventType::{name}");
+        assert!(code.iter().any(|t| t.contains(&used)), "{e} is declared but no run reports it ({used})");
+    }
+}
