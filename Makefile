@@ -19,11 +19,11 @@ REMAP := --remap-path-prefix=$(shell rustc --print sysroot)/lib/rustlib/src/rust
   $(foreach d,$(wildcard $(CARGO_HOME_DIR)/registry/src/*),--remap-path-prefix=$(d)=/crates)
 # The wasm builds compile core and alloc from the toolchain's rust-src
 # (.ci/setup adds it) with panics that abort at once, which leaves no
-# panic messages, locations or formatting code in the .wasm: 2.0 KB less
-# gzipped on the payment module (tests/bench/README.md). What still takes
-# a caller's location (wasm-bindgen's unwrap_throw, a bounds check the
-# optimizer keeps) gets none either: no source path or line in the
-# published files (0.04 to 0.1 KB less). The MIR inliner's two options
+# panic messages, locations or formatting code in the .wasm
+# (tests/bench/README.md). What still takes a caller's location
+# (wasm-bindgen's unwrap_throw, a bounds check the optimizer keeps) gets
+# none either: no source path or line in the published files, and fewer
+# bytes. The MIR inliner's two options
 # are the same kind (INLINE, below, says what they buy). These are
 # unstable options of the stable toolchain rustup runs (no version is
 # pinned: no rust-toolchain file), enabled by RUSTC_BOOTSTRAP for these
@@ -49,10 +49,10 @@ WASM_PROFILE := wasm
 # another crate (core, alloc, wasm-bindgen), not only the small ones and
 # those marked #[inline] (both in STD_FLAGS). The payment, mini-program
 # and wasm2js builds take both MIR options and LLVM 28, the smallest
-# payment module measured (gzip -9 of the .wasm: 1.8 KB under LLVM's best
-# threshold alone; 26 to 30 give the same module, 32 and more 0.9 KB
-# more, 20 0.1 KB more; tests/bench/README.md). The full module keeps
-# LLVM 9, its smallest (5: +0.3 KB, 15: +0.03 KB, 28: +0.8 KB), and is
+# payment module measured (gzip -9 of the .wasm; smaller than under
+# LLVM's best threshold alone; 26 to 30 give the same module, 20 and 32
+# or more a larger one; tests/bench/README.md). The full module keeps
+# LLVM 9, its smallest (5, 15 and 28 each give a larger one), and is
 # built in a profile of its own (Cargo.toml, profile wasm-full) so that
 # no build undoes another's standard library.
 INLINE :=
@@ -66,8 +66,8 @@ LOWER := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-in
   --llvm-memory-copy-fill-lowering --signext-lowering --llvm-nontrapping-fptoint-lowering
 ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify --log-level=warning
 # terser with its safe defaults, two passes, after esbuild's minifying:
-# the browser entry 0.19 KB, the full module's glue 3.9 KB and the
-# mini-program bundles 0.35 KB less gzipped (tests/bench/README.md). Not
+# the browser entry, the full module's glue and the mini-program bundles
+# each smaller gzipped (tests/bench/README.md). Not
 # on the CommonJS file for Node (miniprogram.cjs), whose export
 # annotation for Node's loader looks like dead code; not on the wasm2js
 # translation, which it makes larger.
@@ -231,17 +231,16 @@ $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 
 # A function with one caller is inlined into it only when small, not
 # always as wasm-opt does by default, because large bodies kept apart from
-# the code they call give 0.4 KB less gzipped on the payment module,
-# 1.4 KB on the mini-program module, 2.8 KB on the full module and 2.6 KB
-# on the wasm2js translation (tests/bench/README.md).
+# the code they call gzip smaller on every module and on the wasm2js
+# translation (tests/bench/README.md).
 ONE_CALLER := --one-caller-inline-max-function-size 30
 # Merging functions that differ only in constants, then flattening and
-# re-building the control flow before two -Oz rounds, gives 0.2-0.4 KB less
-# gzipped than -Oz alone on these modules (tests/bench/README.md).
+# re-building the control flow before two -Oz rounds, gzips smaller than
+# -Oz alone on these modules (tests/bench/README.md).
 WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz $(ONE_CALLER)
 # Only the payment module, what a page downloads before paying, runs the
-# passes until nothing changes: 0.3 KB less there, and only 0.1 KB on the
-# larger modules, for four times the build time.
+# passes until nothing changes: it gains most there, and little on the
+# larger modules, for four times the build time (tests/bench/README.md).
 $(BG)/paybridge_bg.opt.wasm: WASM_OPT_PASSES += --converge
 
 # Kept between runs (make would delete them as intermediates and run
@@ -251,11 +250,13 @@ $(BG)/paybridge_bg.opt.wasm: WASM_OPT_PASSES += --converge
 $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 	$(BIN)/wasm-opt $(WASM_OPT_PASSES) $(WASM_FEATURES) --strip-debug --strip-producers $< -o $@
 
-# Short names between each module and its glue (www/build/short-names.mjs);
+# Short names between each module and its glue (www/build/short-names.mjs,
+# which runs every text rewrite of the glue, www/build/glue.mjs, and stops
+# when wasm-bindgen's glue has another shape than one of them reads);
 # each glue also exports `bindings`, one plain object, for the bundles that
 # hand it to its module (the browser entry, full.js, the mini-program
 # bundles).
-$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs
+$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs www/build/glue.mjs
 	@mkdir -p $(SHORT)
 	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings
 

@@ -13,7 +13,7 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `b`, an ASCII byte. Masked to seven bits, which it has already:
 /// the compiler then knows the character is one byte, and `String::push`
-/// needs no UTF-8 encoder (0.1 KB less on the payment module).
+/// needs no UTF-8 encoder in the payment module.
 pub fn push_ascii(out: &mut String, b: u8) {
     out.push(char::from(b & 0x7f));
 }

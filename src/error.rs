@@ -11,63 +11,60 @@
 
 use crate::prelude::*;
 
-/// The stable error codes (the README, "Errors").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Code {
-    NotReady,
-    InvalidPayment,
-    UnsupportedChannel,
-    UnsafeUrl,
-    InvalidOptions,
-    WrongRuntime,
-    BridgeTimeout,
-    Busy,
-    InvalidRequest,
-    InvalidResponse,
-    BadSignature,
-    Transport,
-    /// A wallet bridge, a hook or the platform threw; the original error is
-    /// kept as the cause by the JavaScript edge.
-    BridgeError,
-    /// The merchant's `confirm` hook failed or did not answer in time.
-    ConfirmFailed,
-    /// An authorization callback does not match what was sent (state
-    /// mismatch) or reports a failure.
-    AuthFailed,
-    /// A card-network `userAuthCode` older than its five-minute validity.
-    AuthExpired,
-    /// An authorization callback this tab has already taken (Back, reload,
-    /// Forward): its code is not sent again.
-    AuthUsed,
-    /// The authentication client's `sign`, `verify` or `encrypt` hook threw,
-    /// rejected or outlived `timeoutMs` ([`crate::perform::hooks`]).
-    HookFailed,
+/// Declares [`Code`]: each member with the string JavaScript callers see,
+/// `as_str`, and `ALL`, every code, which `tests/names.rs` checks against
+/// `ErrorCode` in `www/lib/index.d.ts` and the README's table ("Errors").
+macro_rules! codes {
+    ($($(#[$m:meta])* $v:ident = $s:literal,)*) => {
+        /// The stable error codes (the README, "Errors").
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Code {
+            $($(#[$m])* $v,)*
+        }
+
+        impl Code {
+            /// Every code, in its order of declaration.
+            pub const ALL: &'static [Code] = &[$(Code::$v,)*];
+
+            /// The code as JavaScript callers see it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$v => $s,)*
+                }
+            }
+        }
+    };
 }
 
-impl Code {
-    /// The code as JavaScript callers see it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::NotReady => "not_ready",
-            Code::InvalidPayment => "invalid_payment",
-            Code::UnsupportedChannel => "unsupported_channel",
-            Code::UnsafeUrl => "unsafe_url",
-            Code::InvalidOptions => "invalid_options",
-            Code::WrongRuntime => "wrong_runtime",
-            Code::BridgeTimeout => "bridge_timeout",
-            Code::Busy => "busy",
-            Code::InvalidRequest => "invalid_request",
-            Code::InvalidResponse => "invalid_response",
-            Code::BadSignature => "bad_signature",
-            Code::Transport => "transport",
-            Code::BridgeError => "bridge_error",
-            Code::ConfirmFailed => "confirm_failed",
-            Code::AuthFailed => "auth_failed",
-            Code::AuthExpired => "auth_expired",
-            Code::AuthUsed => "auth_used",
-            Code::HookFailed => "hook_failed",
-        }
-    }
+codes! {
+    NotReady = "not_ready",
+    InvalidPayment = "invalid_payment",
+    UnsupportedChannel = "unsupported_channel",
+    UnsafeUrl = "unsafe_url",
+    InvalidOptions = "invalid_options",
+    WrongRuntime = "wrong_runtime",
+    BridgeTimeout = "bridge_timeout",
+    Busy = "busy",
+    InvalidRequest = "invalid_request",
+    InvalidResponse = "invalid_response",
+    BadSignature = "bad_signature",
+    Transport = "transport",
+    /// A wallet bridge, a hook or the platform threw; the original error is
+    /// kept as the cause by the JavaScript edge.
+    BridgeError = "bridge_error",
+    /// The merchant's `confirm` hook failed or did not answer in time.
+    ConfirmFailed = "confirm_failed",
+    /// An authorization callback does not match what was sent (state
+    /// mismatch) or reports a failure.
+    AuthFailed = "auth_failed",
+    /// A card-network `userAuthCode` older than its five-minute validity.
+    AuthExpired = "auth_expired",
+    /// An authorization callback this tab has already taken (Back, reload,
+    /// Forward): its code is not sent again.
+    AuthUsed = "auth_used",
+    /// The authentication client's `sign`, `verify` or `encrypt` hook threw,
+    /// rejected or outlived `timeoutMs` ([`crate::perform::hooks`]).
+    HookFailed = "hook_failed",
 }
 
 /// One problem found by a validator that reports every problem at once
@@ -85,8 +82,8 @@ pub struct Problem {
 /// its fields ([`PayErrorData`]) behind a box and read through it
 /// (`e.code`, `e.message`), the shape of `serde_json::Error`. A `Result` of
 /// the module is then a word or two where the fields held inline made each
-/// one over 50 bytes that every `?` and return copied: 0.9 KB less gzipped
-/// on the payment module (tests/bench/README.md).
+/// one larger than the fields' pointer that every `?` and return copied
+/// (tests/bench/README.md).
 #[derive(Clone, PartialEq, Eq)]
 pub struct PayError(Box<PayErrorData>);
 
@@ -143,8 +140,7 @@ impl PayError {
     }
 
     /// What `new` and `field` inline into: one body for every kind of
-    /// message (0.06 KB less gzipped on the payment module than a body a
-    /// kind).
+    /// message, smaller in the payment module than a body a kind.
     fn make(code: Code, field: Option<&str>, message: String) -> PayError {
         // An input error unworded in this build ([`WORDED`]) names its field
         // and code until the full module words it.
@@ -221,8 +217,8 @@ pub(crate) use why;
 
 /// `cat!(a, b, ...)`: the parts (`&str`) in one string, without the
 /// formatting machinery. Two to six parts are passed as arguments: an array
-/// of them built on the stack at each call site cost the payment module
-/// 0.4 KB more gzipped. More parts go through [`cat_all`].
+/// of them built on the stack at each call site made the payment module
+/// larger. More parts go through [`cat_all`].
 macro_rules! cat {
     ($a:expr $(,)?) => {
         $crate::error::cat_all(&[$a])
@@ -296,8 +292,8 @@ pub fn cat_all(parts: &[&str]) -> String {
 
 /// Whether `s` holds a control character (Unicode `Cc`: U+0000 to U+001F
 /// and U+007F to U+009F), read off its UTF-8 bytes: the same answer as
-/// `s.chars().any(char::is_control)` without decoding `char`s (0.1 KB
-/// less gzipped on the browser entry).
+/// `s.chars().any(char::is_control)` without decoding `char`s, whose
+/// decoder the browser entry then leaves out.
 pub fn has_control(s: &str) -> bool {
     let b = s.as_bytes();
     b.iter().enumerate().any(|(i, &c)| c < 0x20 || c == 0x7f || (c == 0xc2 && matches!(b.get(i + 1), Some(0x80..=0x9f))))

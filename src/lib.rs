@@ -69,6 +69,7 @@ pub mod authorize;
 pub mod bump;
 pub mod encode;
 pub mod error;
+pub mod event;
 pub mod json;
 pub mod json_text;
 pub mod miniprogram;

@@ -3,9 +3,8 @@
 //!
 //! Freeing nothing is what makes it small. Every `dealloc` is empty, so the
 //! compiler leaves out the code that only frees (the drops of strings,
-//! vectors and JSON trees): 1.0 KB less gzipped on the browser entry than
-//! lol_alloc's free list, which the other modules keep
-//! (tests/bench/README.md). The payment module holds heap memory for the
+//! vectors and JSON trees), which lol_alloc's free list, kept by the other
+//! modules, cannot (tests/bench/README.md). The payment module holds heap memory for the
 //! payment in flight only (`web/pay.rs`), so when a payment claims the slot
 //! with none in flight nothing on the heap is live, and [`reset`] starts
 //! over. What a payment allocates stays until the next one starts: its

@@ -37,7 +37,7 @@ pub(super) fn write_value(v: &Json, out: &mut String) {
 }
 
 /// Writes a number as JSON text without the standard float formatter, which
-/// would add about 10 KB gzipped to the wasm build.
+/// would add the float formatting machinery to every wasm build.
 ///
 /// - Integers below 2^53 are written exactly.
 /// - Other numbers from 1e-5 to 2^53 (the scores and amounts payloads

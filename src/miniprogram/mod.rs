@@ -157,7 +157,8 @@ fn page_path(v: &str) -> bool {
 
 /// A query value as text: strings as they are, whole numbers in decimal,
 /// booleans as `true` / `false`. (Fractions are refused rather than
-/// formatted: float formatting would cost the wasm build about 10 KB.)
+/// formatted: float formatting would bring its machinery into the wasm
+/// build.)
 fn scalar_text(v: &Json) -> Option<String> {
     match v {
         Json::Str(s) => Some(s.clone()),

@@ -6,6 +6,7 @@ use super::wait::{self, Looked};
 use super::{ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
+use crate::event::EventType;
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
@@ -38,7 +39,7 @@ impl<V: Clone> Run<V> {
             );
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
-        out.push(Cmd::Emit("waiting", Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) })));
+        out.push(Cmd::Emit(EventType::WAITING, Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) })));
         let (bridge, event) = (bridge.to_string(), event.to_string());
         self.phase = Phase::Waiting;
         let looked = wait::begin(&bridge, &event, self.opts.timeout_ms, w, out);
@@ -59,7 +60,7 @@ impl<V: Clone> Run<V> {
             Looked::Waiting => {}
             Looked::Ready => self.ready(w, out),
             Looked::TimedOut => {
-                out.push(Cmd::Emit("timeout", Detail::None));
+                out.push(Cmd::Emit(EventType::TIMEOUT, Detail::None));
                 self.fail(wait::timeout_error(bridge, self.opts.timeout_ms), None, out);
             }
             Looked::NoDocument => self.fail(wait::no_document_error(bridge), None, out),
@@ -70,7 +71,7 @@ impl<V: Clone> Run<V> {
     fn ready(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0.to_string();
-        out.push(Cmd::Emit("bridge_ready", Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
+        out.push(Cmd::Emit(EventType::BRIDGE_READY, Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
         if !w.has_method(&bridge, method) {
             let msg = cat!("the wallet bridge ", &bridge, " has no ", method, " method");
@@ -82,7 +83,7 @@ impl<V: Clone> Run<V> {
             Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
             _ => Json::Null,
         };
-        out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str(&op) })));
+        out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(&op) })));
         out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
         self.phase = Phase::Calling;
     }
@@ -111,7 +112,7 @@ impl<V: Clone> Run<V> {
             let msg = cat!(self.channel, " pays through the mini-program API's ", method, "(), ", why);
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
-        out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str(method) })));
+        out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(method) })));
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }

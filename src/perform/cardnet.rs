@@ -18,6 +18,7 @@ use super::{Cmd, Detail, Input, Out, Run, Timer, World};
 use crate::action::{plan, Action, Options};
 use crate::authorize::{cardnet_order, AuthCallback};
 use crate::error::{cat, Code, PayError};
+use crate::event::EventType;
 use crate::json::{json_obj, Json};
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
@@ -46,10 +47,10 @@ impl<V: Clone> CardnetRun<V> {
     /// orders with its code, or fails when it cannot pay.
     pub fn start(cb: &AuthCallback, now_ms: f64, opts: Options, runtime: Runtime, out: &mut impl Out<V>) -> CardnetRun<V> {
         let mut run = CardnetRun { opts, runtime, phase: Phase::Over };
-        out.push(Cmd::Emit("callback", Detail::Json(cb.to_json())));
+        out.push(Cmd::Emit(EventType::CALLBACK, Detail::Json(cb.to_json())));
         match cardnet_order(cb, now_ms) {
             Ok(order) => {
-                out.push(Cmd::Emit("called", Detail::Json(json_obj! { "method" => Json::str("order") })));
+                out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str("order") })));
                 hooks::ask(out, ORDER, Hook::Order(Box::new(order)), run.opts.confirm_timeout_ms);
                 run.phase = Phase::Ordering;
             }

@@ -7,6 +7,7 @@
 
 use super::wire::Timer;
 use crate::error::PayError;
+use crate::event::EventType;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::prelude::*;
@@ -56,7 +57,7 @@ pub struct ApiCall {
 
 #[derive(Debug, PartialEq)]
 pub enum Cmd<V> {
-    Emit(&'static str, Detail<V>),
+    Emit(EventType, Detail<V>),
     Listen(Target, String),
     Unlisten(Target, String),
     SetTimer(Timer, u32),

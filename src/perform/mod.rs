@@ -29,6 +29,7 @@
 
 use crate::action::{Action, Options, Plan, Via};
 use crate::error::{cat, Code, PayError};
+use crate::event::EventType;
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult, Status};
@@ -150,7 +151,7 @@ impl<V: Clone> Run<V> {
 
     /// [`Run::start`], its commands written to `out`.
     pub fn start_into(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &impl World, out: &mut impl Out<V>) -> Run<V> {
-        let planned = Cmd::Emit("planned", Detail::Json(plan.to_json()));
+        let planned = Cmd::Emit(EventType::PLANNED, Detail::Json(plan.to_json()));
         let mut run = Run {
             channel: plan.channel.name(),
             action: plan.action,
@@ -261,9 +262,9 @@ impl<V: Clone> Run<V> {
             (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
                 if !self.takes_answer() {
-                    out.push(Cmd::Emit("callback_ignored", Detail::Value(v)));
+                    out.push(Cmd::Emit(EventType::CALLBACK_IGNORED, Detail::Value(v)));
                 } else {
-                    out.push(Cmd::Emit("callback", Detail::Value(v.clone())));
+                    out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
                     self.answer = Some((which, v, answer));
                     if self.phase == Phase::Awaiting {
                         self.answered(out);
@@ -313,7 +314,7 @@ impl<V: Clone> Run<V> {
     }
 
     fn navigate(&mut self, url: String, then: Status, out: &mut impl Out<V>) {
-        out.push(Cmd::Emit("navigating", Detail::Json(json_obj! { "url" => Json::Str(url.clone()) })));
+        out.push(Cmd::Emit(EventType::NAVIGATING, Detail::Json(json_obj! { "url" => Json::Str(url.clone()) })));
         out.push(Cmd::Navigate(url));
         self.phase = Phase::Navigating(then);
     }

@@ -21,6 +21,7 @@
 use super::io::{Got, Hook};
 use super::{Cmd, Detail, Input, Out, Target, Timer};
 use crate::error::{cat, push_u64, Code, PayError};
+use crate::event::EventType;
 use crate::json::Json;
 use crate::prelude::*;
 
@@ -129,7 +130,7 @@ pub struct WatchRun {
 }
 
 /// The event each answer (or failed ask) is reported as.
-pub const EVENT: &str = "status";
+pub const EVENT: EventType = EventType::STATUS;
 
 impl WatchRun {
     /// Starts: listens for the signal's abort, sets the deadline, and asks

@@ -34,8 +34,8 @@ pub(super) enum F {
 
 /// The default of a string only the authorization helpers and the
 /// mini-program helpers read: empty in the payment module, where nothing
-/// reads it (0.16 KB less gzipped). A page's override of it is still
-/// checked there, as everywhere.
+/// reads it, so its text is not in that module. A page's override of it
+/// is still checked there, as everywhere.
 const fn off_path(default: &'static str) -> &'static str {
     if crate::PAYMENT_MODULE {
         ""
@@ -130,8 +130,7 @@ impl Default for Profile {
         let mut p = EMPTY;
         // Constant arrays are walked by reference here and on the other
         // wasm paths: a loop over an array by value copies it and brings an
-        // iterator for its element type (0.24 KB gzipped over the payment
-        // module's loops).
+        // iterator for its element type into the payment module.
         for &(_, _, _, f, default) in FIELDS.iter() {
             *p.slot(f) = default.to_string();
         }

@@ -38,6 +38,7 @@ use super::env::Text;
 use super::error::{from_thrown, to_js as err};
 use super::local::Local;
 use crate::error::{Code, PayError};
+use crate::event::EventType;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::perform::wire::{Feed, Op};
@@ -153,7 +154,7 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
                 Detail::Json(j) => to_js(j),
                 Detail::Value(v) => v.clone(),
             };
-            (Op::Emit, s(kind), detail, u(), u())
+            (Op::Emit, s(kind.as_str()), detail, u(), u())
         }
         Cmd::Listen(t, e) => {
             let target = match t {
@@ -195,7 +196,7 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
             set(&e, "result", &hint);
             (Op::HandOff, hint, n(*ms), e, u())
         }
-        Cmd::Done(r) => (Op::Resolve, with_raw(r), s("result"), u(), u()),
+        Cmd::Done(r) => (Op::Resolve, with_raw(r), s(EventType::RESULT.as_str()), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
                 Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),

@@ -1,10 +1,10 @@
 // Carries the payment module's `.wasm` inside the browser entry, so that a
 // page reaches the wallet call after one request instead of two in a row
 // (`make pkg`). The bytes are compressed to a raw deflate stream by zopfli
-// (the best deflate encoder there is; about 6% smaller than zlib's level 9
+// (the best deflate encoder there is, smaller than zlib's level 9
 // here) and written as one base64 string, because served gzipped it costs
-// about 0.1 KB more than the stream it encodes and 2.0 KB less than the
-// `.wasm` written as Latin-1 characters (tests/bench/README.md).
+// little more than the stream it encodes and much less than the `.wasm`
+// written as Latin-1 characters (tests/bench/README.md).
 // The entry decodes the string with the platform's base64 codec and
 // inflates it with `DecompressionStream("deflate-raw")`, or with fflate
 // (`inflate.js`, fetched only then) in a runtime that has none.
@@ -54,8 +54,8 @@ if (js.includes(NAME)) {
 // The string is the entry's first statement, a declaration of its own: the
 // minifier writes a constant used once where it is used, in the middle of
 // the code, and gzip then codes the code on both sides of it with the
-// string's Huffman codes (tests/bench/README.md: -70 B with GNU gzip -9,
-// -272 B with zlib's level 9, what most servers run). The use is
+// string's Huffman codes (tests/bench/README.md: fewer bytes with GNU
+// gzip -9, and more so with zlib's level 9, what most servers run). The use is
 // written in parentheses: an expression wherever the literal stood, even
 // right after `return` with no space.
 const code = js.replace(PLACEHOLDER, () => `(${NAME})`);

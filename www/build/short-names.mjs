@@ -5,13 +5,17 @@
 // are private to the pair, so the pair behaves the same; the hashes, which
 // gzip cannot shrink, leave the browser's download (`make pkg`). The
 // module's data segments also become one, because wasm-opt's split where
-// zeros run saves bytes before gzip but costs 0.06 to 0.14 KB after it on
-// the three modules.
+// zeros run saves bytes before gzip but costs more after it on the three
+// modules (tests/bench/README.md).
+//
+// This script rewrites the module; every rewrite of the glue's text is in
+// www/build/glue.mjs, which it runs, and which stops the build with an
+// error naming the rewrite when wasm-bindgen's glue has another shape.
 //
 //   node www/build/short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings]
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { GlueShapeError, member, rewriteGlue } from "./glue.mjs";
 import { importEntries, leb, readLeb, readName, readSleb, sections, sleb } from "./wasm.mjs";
 
 const [inWasm, inJs, outWasm, outJs, flag] = process.argv.slice(2);
@@ -23,28 +27,29 @@ if (!outJs || (flag !== undefined && flag !== "--bindings")) {
 const wasm = readFileSync(inWasm);
 let js = readFileSync(inJs, "utf8");
 
-// Strings from JavaScript are written into the module's memory by
-// wasm-bindgen's own branch for a module without `realloc`: encoded once,
-// copied once. The other branch (ASCII copied by hand, then the rest
-// re-allocated and encoded into place, and `encodeInto` polyfilled for it)
-// saves one short-lived array a string; the strings a payment reads are a
-// few short fields, and the branch costs the browser entry 0.25 KB gzipped
-// (tests/bench/README.md).
-if (js.includes("passStringToWasm0")) {
-  const full = /^function passStringToWasm0\(arg, malloc, realloc\) \{\n {4}if \(realloc === undefined\) \{\n([\s\S]*?)\n {4}\}\n[\s\S]*?\n\}\n/m;
-  if (!full.test(js)) throw new Error(`${inJs}: passStringToWasm0 has a body this script does not read`);
-  js = js.replace(full, (_, body) => `function passStringToWasm0(arg, malloc) {\n${body.replace(/^ {4}/gm, "")}\n}\n`);
-  const calls = /passStringToWasm0\(([\w$.]+), (wasm\.[\w$]+), wasm\.[\w$]+\)/g;
-  js = js.replace(calls, (_, arg, malloc) => `passStringToWasm0(${arg}, ${malloc})`);
-  if (/passStringToWasm0\([^)]*,[^)]*,/.test(js)) throw new Error(`${inJs}: a call of passStringToWasm0 in a form this script does not read`);
-  const polyfill = /^if \(!\('encodeInto' in cachedTextEncoder\)\) \{\n[\s\S]*?\n\}\n/m;
-  js = js.replace(polyfill, "");
-  if (js.includes("encodeInto")) throw new Error(`${inJs}: encodeInto is still used`);
+// What the glue's rewrites (www/build/glue.mjs) are given: the names this
+// script gives the module's imports and exports, filled in below.
+const ctx = { file: inJs, wasm: inWasm, imports: new Map(), exports: new Map(), bindings: flag !== undefined };
+
+/** The glue through the rewrites of `phase`; a glue of another shape than
+ * one of them reads stops the build with that rewrite's message. */
+function rewrite(phase) {
+  try {
+    js = rewriteGlue(js, phase, ctx);
+  } catch (e) {
+    if (!(e instanceof GlueShapeError)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
 }
+
+// Before the module's exports are read: what the glue still reaches of
+// them decides which stay.
+rewrite("before");
 
 const name = (s) => Buffer.concat([leb(Buffer.byteLength(s)), Buffer.from(s)]);
 
-const renames = new Map();
+const renames = ctx.imports;
 const fresh = (old) => {
   if (!renames.has(old)) renames.set(old, `$${renames.size}`);
   return renames.get(old);
@@ -68,11 +73,9 @@ function imports(body) {
 // `__wbindgen_export4`, ...) get names of their own, `_0`, `_1`, ...: the
 // glue's own functions keep theirs (the shim calls those), and only the
 // glue reads the module's exports (the memory keeps its name, which the
-// entry reads for the leak tests): 0.05 KB less gzipped on the browser
-// entry than the exports' own names.
-const exportRenames = new Map();
-/** The glue's reads of the export `field`: `wasm.field`, a whole name. */
-const member = (field, flags) => new RegExp(`\\bwasm\\.${field.replace(/\$/g, "\\$")}(?![\\w$])`, flags);
+// entry reads for the leak tests): fewer bytes on the browser entry than
+// the exports' own names.
+const exportRenames = ctx.exports;
 const short = (old) => {
   if (!exportRenames.has(old)) exportRenames.set(old, `_${exportRenames.size.toString(36)}`);
   return exportRenames.get(old);
@@ -137,97 +140,7 @@ for (let { id, body } of sections(wasm)) {
   out.push(Buffer.from([id]), leb(body.length), body);
 }
 
-for (const [old, to] of exportRenames) js = js.replace(member(old, "g"), () => `wasm.${to}`);
-if (/\bwasm\.__/.test(js)) throw new Error(`${inJs} reaches an export in a form this script does not rename`);
-
-for (const [old, short] of renames) {
-  const whole = new RegExp(`(?<![\\w$])${old.replace(/\$/g, "\\$")}(?![\\w$])`, "g");
-  if (!whole.test(js)) throw new Error(`${old} is not in ${inJs}`);
-  js = js.replace(whole, () => short);
-}
-
-// An import the glue offers and the module does not import (wasm-bindgen
-// writes its `throw` for every module; the optimizer may have dropped the
-// module's last use of it) is left out: exported, it would stay in every
-// bundle. Every import the module has is renamed above, so a hashed name
-// still here is one it does not have.
-js = js.replace(/^export function (__wbg_\w+_[0-9a-f]{16})\(.*\) \{\n[\s\S]*?\n\}\n/gm, (whole, fn) => {
-  if (renames.has(fn)) throw new Error(`${fn} is imported by ${inWasm} but was not renamed`);
-  // One function, not the ones after it (a body of another form than
-  // wasm-bindgen's plain one would end elsewhere).
-  if (/\nexport /.test(whole)) throw new Error(`${inJs}: ${fn} has a body this script does not read`);
-  return "";
-});
-if (/^export function __wbg_\w+_[0-9a-f]{16}\b/m.test(js)) throw new Error(`${inJs} offers an import in a form this script does not read`);
-
-// The module's own JavaScript (wasm-bindgen's `inline_js` snippets, which
-// the glue imports from a folder beside it) is written into the glue: the
-// glue is then one file wherever it goes (bundled into an entry, or copied
-// to pkg/ as the full module's is).
-js = js.replace(/^import \{ ([\w$, ]+) \} from '(\.\/snippets\/[^']+)';\n/gm, (_, names, path) => {
-  const code = readFileSync(new URL(path, pathToFileURL(inJs)), "utf8");
-  for (const n of names.split(", ")) {
-    if (!new RegExp(`^export function ${n.replace(/\$/g, "\\$")}\\b`, "m").test(code)) throw new Error(`${path} does not export function ${n}`);
-  }
-  return code.replace(/^export function /gm, "function ") + "\n";
-});
-if (/from '\.\/snippets\//.test(js)) throw new Error(`${inJs} imports a snippet in a form this script does not inline`);
-
-// Nothing runs at import that a mini-program runtime lacks: the encoder and
-// the decoder are made at their first use, not when the glue is evaluated,
-// so that a bundle a mini-program framework makes of the browser entry
-// (the root import in a Taro or uni-app build; no TextEncoder there) loads,
-// and its pay() fails as a PayError. The decoder's byte count starts at
-// wasm-bindgen's own limit, so its first use makes one.
-{
-  const encoder = "const E=new TextEncoder;\nfunction textInto(s,a){return E.encodeInto(s,a).written}";
-  if (js.includes("new TextEncoder")) {
-    if (!js.includes(encoder)) throw new Error(`${inJs}: a TextEncoder made in a form this script does not read`);
-    js = js.replace(encoder, "let E;\nfunction textInto(s,a){return(E=E||new TextEncoder).encodeInto(s,a).written}");
-  }
-  const decoder = "let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });\ncachedTextDecoder.decode();\n";
-  if (js.includes("new TextDecoder")) {
-    const count = "let numBytesDecoded = 0;";
-    if (!js.includes(decoder) || !js.includes(count) || js.indexOf("const MAX_SAFARI_DECODE_BYTES") > js.indexOf(count)) {
-      throw new Error(`${inJs}: a TextDecoder made in a form this script does not read`);
-    }
-    js = js.replace(decoder, "let cachedTextDecoder;\n").replace(count, "let numBytesDecoded = MAX_SAFARI_DECODE_BYTES;");
-  }
-}
-
-// An import that may throw is wasm-bindgen's `function $1() { return
-// handleError(function (arg0, ...) { ... }, arguments); }`: written as the
-// function itself, its body in a `try` whose `catch` stores the thrown
-// value as handleError does (`caught`): no inner function and no
-// `arguments` for each. The casts wasm-bindgen writes as imports (a number
-// or a string made a JavaScript value) and its drop are the glue's own
-// helpers under the import's name. 0.03 KB less gzipped on the browser
-// entry (tests/bench/README.md).
-const handled = /^export function (\$\d+)\(\) \{ return handleError\(function \(([\w, ]*)\) \{\n([\s\S]*?)\n\}, arguments\); \}$/gm;
-if (handled.test(js)) {
-  const helper = /^function handleError\(f, args\) \{\n {4}try \{\n {8}return f\.apply\(this, args\);\n {4}\} catch \(e\) \{\n {8}(wasm\.[\w$]+)\(addHeapObject\(e\)\);\n {4}\}\n\}\n/m;
-  const store = js.match(helper);
-  if (!store) throw new Error(`${inJs}: handleError has a body this script does not read`);
-  js = js.replace(handled, (_, fn, args, body) => `export function ${fn}(${args}) { try {\n${body}\n} catch (e) { caught(e); } }`);
-  js = js.replace(helper, `function caught(e) {\n    ${store[1]}(addHeapObject(e));\n}\n`);
-  if (js.includes("handleError")) throw new Error(`${inJs}: handleError is called in a form this script does not read`);
-}
-js = js.replace(
-  /^export function (\$\d+)\(arg0\) \{\n {4}\/\/ Cast intrinsic for `F64 -> Externref`\.\n {4}const ret = arg0;\n {4}return addHeapObject\(ret\);\n\}$/gm,
-  (_, fn) => `export const ${fn} = addHeapObject;`,
-);
-js = js.replace(/^export function (\$\d+)\(arg0\) \{\n {4}takeObject\(arg0\);\n\}$/gm, (_, fn) => `export const ${fn} = takeObject;`);
-
-// With --bindings (the glues bundled into an entry), every export of the
-// glue also as one plain object, which the entry hands to the module as
-// its imports and calls the exports through. A bundler writes an `import
-// * as` used as a value as an object of getters, one arrow function a
-// name: 0.1 KB more gzipped on the browser entry.
-if (flag) {
-  const names = [...js.matchAll(/^export (?:function|class|const) ([\w$]+)/gm)].map((m) => m[1]);
-  if (names.length === 0) throw new Error(`${inJs} exports nothing`);
-  js += `\n/** Every export above, as one object (www/build/short-names.mjs). */\nexport const bindings = { ${names.join(", ")} };\n`;
-}
+rewrite("after");
 
 const result = Buffer.concat(out);
 if (!WebAssembly.validate(result)) throw new Error(`${outWasm}: the rewritten module does not validate`);
