@@ -24,12 +24,13 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
+import { resolveFile } from "../tools/miniprogram-runtime.mjs";
 
 const pkgDir = fileURLToPath(new URL("../../pkg/", import.meta.url));
 const acorn = createRequire(new URL("../package.json", import.meta.url))("acorn");
@@ -75,26 +76,6 @@ before(() => {
 after(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
-
-const isFile = (p) => existsSync(p) && statSync(p).isFile();
-
-/** Plain file resolution of `path`: the file, with `.js`, or a folder's "main" or index.js. */
-function resolveFile(path) {
-  for (const f of [path, `${path}.js`]) if (isFile(f)) return f;
-  if (existsSync(path) && statSync(path).isDirectory()) {
-    const manifest = join(path, "package.json");
-    if (isFile(manifest)) {
-      const main = JSON.parse(readFileSync(manifest, "utf8")).main;
-      if (typeof main === "string") {
-        const m = resolveFile(join(path, main));
-        if (m) return m;
-      }
-    }
-    const index = join(path, "index.js");
-    if (isFile(index)) return index;
-  }
-  return null;
-}
 
 /**
  * wallet1's resolution: a relative path from the requiring file, or a

@@ -20,6 +20,7 @@ import { dirname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 import { brotliDecompressSync } from "node:zlib";
+import { wallet2WebAssembly } from "../tools/miniprogram-runtime.mjs";
 
 const pkgDir = fileURLToPath(new URL("../../pkg/", import.meta.url));
 const requireTool = createRequire(new URL("../package.json", import.meta.url));
@@ -97,23 +98,8 @@ function loader(ctx) {
   return { load, requested };
 }
 
-/** The runtime's WebAssembly object: instantiate(path, imports), a path inside the code package only. */
-function runtimeWebAssembly() {
-  const paths = [];
-  return {
-    paths,
-    instantiate(path, imports) {
-      return new Promise((resolve) => {
-        if (typeof path !== "string" || !path.startsWith("/") || path.split("/").includes("..")) throw new TypeError(`not a package path: ${path}`);
-        paths.push(path);
-        // Both runtimes' loaders take a brotli-compressed .wasm.br.
-        let bytes = readFileSync(join(project, path));
-        if (path.endsWith(".br")) bytes = brotliDecompressSync(bytes);
-        resolve(WebAssembly.instantiate(bytes, imports));
-      });
-    },
-  };
-}
+/** The runtime's WebAssembly object, loading from the project. */
+const runtimeWebAssembly = () => wallet2WebAssembly(project);
 
 const W2_INFO = { timeStamp: "1700000000", nonceStr: "n0nce", package: "prepay_id=wx1", signType: "RSA", paySign: "c2ln" };
 

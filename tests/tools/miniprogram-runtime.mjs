@@ -71,7 +71,8 @@ export const WALLET2_ANSWERS = [
 
 const isFile = (p) => existsSync(p) && statSync(p).isFile();
 
-function resolveFile(path) {
+/** Plain file resolution of `path`: the file, with `.js`, or a folder's "main" or index.js. */
+export function resolveFile(path) {
   for (const f of [path, `${path}.js`]) if (isFile(f)) return f;
   if (existsSync(path) && statSync(path).isDirectory()) {
     const manifest = join(path, "package.json");
@@ -131,8 +132,8 @@ function walletApi(kind, answer) {
   return api;
 }
 
-/** wallet2's WebAssembly object: instantiate(path, imports), a path in the code package only. */
-function wallet2WebAssembly(root) {
+/** wallet2's WebAssembly object: instantiate(path, imports), a path in the code package only (both runtimes' loaders take a brotli-compressed .wasm.br). */
+export function wallet2WebAssembly(root) {
   const paths = [];
   return {
     paths,
