@@ -1,7 +1,8 @@
 // `make lint`'s layout check (tests/tools/layout.mjs) says that the core
 // never calls the edge, and holds its file rules (a `//!` line, 400 lines)
-// and its cycle check in both crates of the workspace: run on a copy of
-// src/ and sandbox/src/ with a violation planted, it fails naming the
+// and its cycle check in both crates of the workspace, and keeps the
+// server's crates out of the library's manifest: run on a copy of src/,
+// sandbox/src/ and Cargo.toml with a violation planted, it fails naming the
 // file, the line and what was named; the copy as it is passes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,15 +14,17 @@ import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 const SANDBOX = fileURLToPath(new URL("../../sandbox/src/", import.meta.url));
+const MANIFEST = fileURLToPath(new URL("../../Cargo.toml", import.meta.url));
 const LAYOUT = fileURLToPath(new URL("../tools/layout.mjs", import.meta.url));
 
-/** A checkout with this src/ and sandbox/src/ and a short README,
- * `plant(dir)` applied. */
+/** A checkout with this src/, sandbox/src/ and Cargo.toml and a short
+ * README, `plant(dir)` applied. */
 function check(plant) {
   const dir = mkdtempSync(join(tmpdir(), "paybridge-layout-"));
   try {
     cpSync(SRC, join(dir, "src"), { recursive: true });
     cpSync(SANDBOX, join(dir, "sandbox/src"), { recursive: true });
+    cpSync(MANIFEST, join(dir, "Cargo.toml"));
     writeFileSync(join(dir, "README.md"), "# paybridge\n");
     plant?.(dir);
     return spawnSync(process.execPath, [LAYOUT, dir], { encoding: "utf8" });
@@ -95,4 +98,18 @@ test("layout: a checkout without the sandbox crate fails", () => {
   const r = check((dir) => rmSync(join(dir, "sandbox"), { recursive: true, force: true }));
   assert.equal(r.status, 1);
   assert.match(r.stderr, /sandbox\/src\/ is missing/);
+});
+
+test("layout: a server crate or a sandbox feature in the library's manifest fails", () => {
+  const cases = [
+    ["[dependencies]", 'tokio = { version = "1.40", optional = true }', /Cargo\.toml:\d+ makes tokio a dependency of the library/],
+    ["[target.'cfg(not(target_arch = \"wasm32\"))'.dependencies]", 'axum = "0.8"', /Cargo\.toml:\d+ makes axum a dependency of the library/],
+    ["[dev-dependencies.tower-http]", 'version = "0.7"', /Cargo\.toml:\d+ makes tower-http a dependency of the library/],
+    ["[features]", 'sandbox = ["hmac"]', /Cargo\.toml:\d+ declares a sandbox feature/],
+  ];
+  for (const [table, line, message] of cases) {
+    const r = check((dir) => appendFileSync(join(dir, "Cargo.toml"), `\n${table}\n${line}\n`));
+    assert.equal(r.status, 1, `${table} ${line}`);
+    assert.match(r.stderr, message, line);
+  }
 });

@@ -5,7 +5,8 @@
 // `//!` first line), no source file passes 400 lines, and no two modules of
 // one crate reach each other (an import cycle): the rules hold for both
 // crates of the workspace, the library (src/) and the sandbox
-// (sandbox/src/), each its own module tree. The core (src/ but the edge,
+// (sandbox/src/), each its own module tree, and the library's manifest
+// names none of the sandbox's server crates. The core (src/ but the edge,
 // src/web/) never names the edge
 // (`crate::web`, `super::web`, `use crate::{web, ...}`) nor the JavaScript
 // bindings (`wasm_bindgen`, `js_sys`, `web_sys`): what it needs of the
@@ -117,6 +118,28 @@ function graph(dir) {
     }
   }
   return edges;
+}
+
+// The library has no server in it: its manifest has no `sandbox` feature
+// and none of the sandbox's server crates among its dependencies (normal,
+// dev, build or of a target); those belong to sandbox/Cargo.toml.
+const SERVER_CRATES = ["axum", "tokio", "tower-http"];
+const manifest = readFileSync(join(ROOT, "Cargo.toml"), "utf8");
+let section = "";
+for (const [n, line] of manifest.split("\n").entries()) {
+  const head = line.match(/^\s*\[+([^\]]+)\]+\s*(?:#.*)?$/);
+  if (head) {
+    section = head[1].trim();
+    const table = section.match(/(?:^|\.)(?:dev-|build-)?dependencies\.([\w-]+)$/);
+    if (table && SERVER_CRATES.includes(table[1])) problems.push(`Cargo.toml:${n + 1} makes ${table[1]} a dependency of the library: the server's crates belong to sandbox/Cargo.toml`);
+    continue;
+  }
+  const key = line.match(/^\s*([\w-]+)\s*=/)?.[1];
+  if (!key) continue;
+  if (/(?:^|\.)(?:dev-|build-)?dependencies$/.test(section) && SERVER_CRATES.includes(key)) {
+    problems.push(`Cargo.toml:${n + 1} makes ${key} a dependency of the library: the server's crates belong to sandbox/Cargo.toml`);
+  }
+  if (section === "features" && key === "sandbox") problems.push(`Cargo.toml:${n + 1} declares a sandbox feature: the sandbox is the crate sandbox/`);
 }
 
 // The core never calls the edge: a core file that names it (in code,
