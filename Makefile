@@ -297,7 +297,7 @@ lint:
 	node tests/tools/layout.mjs
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --all-targets --features sandbox,serde -- -D warnings
+	cargo clippy --workspace --all-targets --features paybridge/serde,paybridge/hmac -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,platform-url -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-tools -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-extra,platform-url -- -D warnings
@@ -314,7 +314,7 @@ lint-pkg: pkg
 	$(BIN)/attw --pack pkg --exclude-entrypoints paybridge_bg.wasm
 
 test-host:
-	cargo test --features sandbox,serde
+	cargo test --workspace --features paybridge/serde,paybridge/hmac
 
 test-node: pkg
 	node --test tests/node/
@@ -323,9 +323,10 @@ test-wasm: pkg setup-browser
 	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
 	  cargo test --target wasm32-unknown-unknown --features web-extra --test web
 
-## The sandbox binary the demo tests start (tests/browser/demo.test.mjs).
+## The sandbox binary the demo tests start (tests/browser/demo.test.mjs):
+## the workspace's crate sandbox/ (host only), into target/release/sandbox.
 sandbox-bin:
-	cargo build --release --features sandbox --bin sandbox
+	cargo build --release -p paybridge-sandbox --bin sandbox
 
 test-browser: pkg setup-browser sandbox-bin
 	node --test --test-concurrency=1 tests/browser/
@@ -359,7 +360,7 @@ demo:
 	@echo "make demo, step 2 of 3: the npm package in pkg/"
 	@$(MAKE) --no-print-directory pkg
 	@echo "make demo, step 3 of 3: the sandbox, then http://127.0.0.1:$(PORT)/"
-	cargo run --release --features sandbox --bin sandbox -- --port $(PORT)
+	cargo run --release -p paybridge-sandbox --bin sandbox -- --port $(PORT)
 
 ## Coverage-guided fuzzing (nightly + cargo-fuzz; tests/fuzz/): every target
 ## for FUZZ_SECONDS each; `fuzz-smoke` is the short run. A crash fails the

@@ -50,6 +50,12 @@
 //!   URL check instead of the `url` crate (checked against it by property
 //!   tests and fuzz), short names, the carried `.wasm`. Elsewhere well-kept crates serve as they are (`axum`, `tokio`,
 //!   `serde_json`, `url`, `hmac`, `proptest`).
+//! - **The sandbox beside the crate.** The local server of `make demo`
+//!   (merchant, simulated wallets, authorization pages, the authentication
+//!   API) is `paybridge-sandbox` in `sandbox/`, a crate of the same
+//!   workspace that depends on this one (feature `hmac`): host only, so
+//!   the library has no server dependency and no build of it holds any of
+//!   the sandbox.
 //! - **The wire declared once.** The operations of the commands an edge
 //!   answers and the kinds of input the shim feeds back are the enums of
 //!   `perform/wire.rs`; `www/lib/protocol.js` is generated from them and
@@ -87,10 +93,6 @@ pub mod verify;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
-
-// The local sandbox server (host only, feature `sandbox`).
-#[cfg(all(feature = "sandbox", not(target_arch = "wasm32")))]
-pub mod sandbox;
 
 /// Whether this is the browser's payment module (wasm32 without
 /// `web-tools`): the build a paying page downloads, which is built without

@@ -1,7 +1,9 @@
 // `make lint`'s layout check (tests/tools/layout.mjs) says that the core
-// never calls the edge: run on a copy of src/ with a violation planted, it
-// fails naming the file, the line and what was named; the copy as it is
-// passes.
+// never calls the edge, and holds its file rules (a `//!` line, 400 lines)
+// and its cycle check in both crates of the workspace, and keeps the
+// server's crates out of the library's manifest: run on a copy of src/,
+// sandbox/src/ and Cargo.toml with a violation planted, it fails naming the
+// file, the line and what was named; the copy as it is passes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -11,13 +13,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
+const SANDBOX = fileURLToPath(new URL("../../sandbox/src/", import.meta.url));
+const MANIFEST = fileURLToPath(new URL("../../Cargo.toml", import.meta.url));
 const LAYOUT = fileURLToPath(new URL("../tools/layout.mjs", import.meta.url));
 
-/** A checkout with this src/ and a short README, `plant(dir)` applied. */
+/** A checkout with this src/, sandbox/src/ and Cargo.toml and a short
+ * README, `plant(dir)` applied. */
 function check(plant) {
   const dir = mkdtempSync(join(tmpdir(), "paybridge-layout-"));
   try {
     cpSync(SRC, join(dir, "src"), { recursive: true });
+    cpSync(SANDBOX, join(dir, "sandbox/src"), { recursive: true });
+    cpSync(MANIFEST, join(dir, "Cargo.toml"));
     writeFileSync(join(dir, "README.md"), "# paybridge\n");
     plant?.(dir);
     return spawnSync(process.execPath, [LAYOUT, dir], { encoding: "utf8" });
@@ -62,8 +69,47 @@ test("layout: every way of naming the edge or the bindings from the core fails",
 test("layout: the edge, the sandbox and comments may name the edge", () => {
   const r = check((dir) => {
     append("web/pay.rs", "fn f() { let _ = crate::web::env::global_get; }")(dir);
-    append("sandbox/mod.rs", "// crate::web::env")(dir);
+    append("../sandbox/src/lib.rs", "// paybridge::web::env")(dir);
     append("json_text.rs", "// the edge (crate::web::convert) walks the parsed value")(dir);
   });
   assert.equal(r.status, 0, r.stderr);
+});
+
+test("layout: the sandbox crate's files keep the file rules", () => {
+  const unsaid = check((dir) => writeFileSync(join(dir, "sandbox/src/extra.rs"), "// not a //! line\nfn f() {}\n"));
+  assert.equal(unsaid.status, 1);
+  assert.match(unsaid.stderr, /sandbox\/src\/extra\.rs does not start with a \/\/! line/);
+  const long = check((dir) => append("../sandbox/src/bounded.rs", "// a line\n".repeat(400))(dir));
+  assert.equal(long.status, 1);
+  assert.match(long.stderr, /sandbox\/src\/bounded\.rs has \d+ lines \(at most 400\)/);
+});
+
+test("layout: two modules of the sandbox crate that reach each other fail, named with the crate", () => {
+  const r = check((dir) => {
+    // Two files without unit tests (the check reads code before them).
+    append("../sandbox/src/receiver.rs", "fn f() { let _ = crate::wallets::router; }")(dir);
+    append("../sandbox/src/wallets.rs", "fn g() { let _ = crate::receiver::router; }")(dir);
+  });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /import cycle sandbox\/src: receiver <-> wallets/);
+});
+
+test("layout: a checkout without the sandbox crate fails", () => {
+  const r = check((dir) => rmSync(join(dir, "sandbox"), { recursive: true, force: true }));
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /sandbox\/src\/ is missing/);
+});
+
+test("layout: a server crate or a sandbox feature in the library's manifest fails", () => {
+  const cases = [
+    ["[dependencies]", 'tokio = { version = "1.40", optional = true }', /Cargo\.toml:\d+ makes tokio a dependency of the library/],
+    ["[target.'cfg(not(target_arch = \"wasm32\"))'.dependencies]", 'axum = "0.8"', /Cargo\.toml:\d+ makes axum a dependency of the library/],
+    ["[dev-dependencies.tower-http]", 'version = "0.7"', /Cargo\.toml:\d+ makes tower-http a dependency of the library/],
+    ["[features]", 'sandbox = ["hmac"]', /Cargo\.toml:\d+ declares a sandbox feature/],
+  ];
+  for (const [table, line, message] of cases) {
+    const r = check((dir) => appendFileSync(join(dir, "Cargo.toml"), `\n${table}\n${line}\n`));
+    assert.equal(r.status, 1, `${table} ${line}`);
+    assert.match(r.stderr, message, line);
+  }
 });

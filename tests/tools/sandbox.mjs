@@ -1,7 +1,8 @@
-// The sandbox binary for the browser tests: built by cargo (a no-op after
-// `make sandbox-bin`; honours CARGO_TARGET_DIR) and started on an ephemeral
-// port of 127.0.0.1 with the given environment; and the suite a test file
-// of the demo pages runs in (sandboxSuite).
+// The sandbox binary for the browser tests (the workspace's crate
+// sandbox/): built by cargo (a no-op after `make sandbox-bin`; honours
+// CARGO_TARGET_DIR) and started on an ephemeral port of 127.0.0.1 with the
+// given environment; and the suite a test file of the demo pages runs in
+// (sandboxSuite).
 import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
@@ -62,7 +63,7 @@ export function sandboxSuite(env = {}) {
 export function sandboxBinary() {
   const out = execFileSync(
     "cargo",
-    ["build", "--release", "--features", "sandbox", "--bin", "sandbox", "--message-format=json-render-diagnostics"],
+    ["build", "--release", "-p", "paybridge-sandbox", "--bin", "sandbox", "--message-format=json-render-diagnostics"],
     { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 << 20 },
   );
   for (const line of out.split("\n")) {

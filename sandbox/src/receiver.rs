@@ -22,8 +22,8 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::{lock, sign, AppState, MEMORY};
-use crate::json::Json;
-use crate::verify::{parse_notification, Outcome, Seen, SeenSeqIds};
+use paybridge::json::Json;
+use paybridge::verify::{parse_notification, Outcome, Seen, SeenSeqIds};
 
 /// What the receiver was sent.
 pub struct Inbox {

@@ -21,13 +21,13 @@ use serde_json::{json, Value};
 use super::post::{post_form, target};
 use super::store::Verification;
 use super::AppState;
-use crate::json::Json as Data;
-use crate::sandbox::bounded::Bounded;
-use crate::sandbox::{lock, sign};
-use crate::verify::codes::CARD_OK;
-use crate::verify::form::encode_form;
-use crate::verify::notification_params;
-use crate::verify::schedule::backoff_delay;
+use crate::bounded::Bounded;
+use crate::{lock, sign};
+use paybridge::json::Json as Data;
+use paybridge::verify::codes::CARD_OK;
+use paybridge::verify::form::encode_form;
+use paybridge::verify::notification_params;
+use paybridge::verify::schedule::backoff_delay;
 
 /// How long one send may take before it counts as unanswered.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(5);
@@ -150,8 +150,8 @@ pub async fn list(State(s): State<AppState>) -> Json<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::api::mock::{result_fields, Subject, Verdict};
-    use crate::verify::{parse_notification, State};
+    use crate::api::mock::{result_fields, Subject, Verdict};
+    use paybridge::verify::{parse_notification, State};
 
     #[test]
     fn the_body_parses_and_its_sign_verifies() {

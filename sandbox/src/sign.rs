@@ -18,20 +18,20 @@
 
 fn hex(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() * 2);
-    crate::encode::push_hex(&mut out, bytes);
+    paybridge::encode::push_hex(&mut out, bytes);
     out
 }
 
 /// Lowercase hex HMAC-SHA256 of `text` keyed with `secret`.
 pub fn hmac_hex(secret: &str, text: &str) -> String {
-    crate::verify::sign::hmac_sha256_hex(secret.as_bytes(), text.as_bytes())
+    paybridge::verify::sign::hmac_sha256_hex(secret.as_bytes(), text.as_bytes())
 }
 
 /// The text the rule signs: the crate's own canonical sign input
 /// (`verify::sign::sign_input`), the one the client and tests use too.
 pub fn sign_input<'a>(params: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let owned: Vec<(String, String)> = params.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    crate::verify::sign::sign_input(&owned)
+    paybridge::verify::sign::sign_input(&owned)
 }
 
 /// The `sign` of `params` under the sandbox's rule.

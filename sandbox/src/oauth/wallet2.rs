@@ -9,9 +9,9 @@ use axum::Json;
 use serde_json::json;
 
 use super::{allowed, app_id, check_grant, consent, form, issue, scopes, Grant, GrantKind};
-use crate::sandbox::http::{redirect_target, see_other, with_query, Params, Problem};
-use crate::sandbox::pages::escape;
-use crate::sandbox::{sign, AppState, Sandbox};
+use crate::http::{redirect_target, see_other, with_query, Params, Problem};
+use crate::pages::escape;
+use crate::{sign, AppState, Sandbox};
 
 struct Wallet2Ask<'a> {
     appid: &'a str,

@@ -1,7 +1,6 @@
 //! The load test of the sandbox's authentication API: at least 2,000
 //! requests on 127.0.0.1, 50 at a time, every answer checked, every
 //! notification acknowledged exactly once.
-#![cfg(feature = "sandbox")]
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

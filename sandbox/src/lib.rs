@@ -1,20 +1,21 @@
-//! The local sandbox server (feature `sandbox`): the demo pages, a merchant
-//! server, simulated wallets and authorization pages on one local address,
-//! so that every flow of the service document can be tried in a real
-//! browser with no provider account.
+//! paybridge-sandbox, the local sandbox server (`make demo`): the demo
+//! pages, a merchant server, simulated wallets and authorization pages on
+//! one local address, so that every flow of the service document can be
+//! tried in a real browser with no provider account.
 //!
 //! ```text
-//! cargo run --features sandbox --bin sandbox -- --www www --pkg pkg
+//! cargo run --release -p paybridge-sandbox --bin sandbox -- --www www --pkg pkg
 //! paybridge sandbox on http://127.0.0.1:8080
 //!   demo pages: http://127.0.0.1:8080/   what is simulated: http://127.0.0.1:8080/sim   Ctrl-C stops it
 //! ```
 //!
-//! The server lives in the library rather than in `src/bin/sandbox/` so that
-//! the integration tests (`tests/sandbox_http.rs`) can start [`app`]
-//! in-process, and so that the authentication API ([`api`]) can reuse the
-//! crate's own model in `verify/`. The binary is a thin `main` over
-//! [`serve`]; the settings and their flags and variables are in [`config`].
-//! None of this is part of the default or the wasm build.
+//! A crate of the workspace beside the library, host only: it depends on
+//! `paybridge` by path (feature `hmac`), so that the authentication API
+//! ([`api`]) reuses the library's own model in `verify/`, and nothing of it
+//! reaches the library's builds. The server is this library so that the
+//! integration tests (`sandbox/tests/http.rs`) can start [`app`]
+//! in-process; the binary, `src/main.rs`, is a thin `main` over [`serve`];
+//! the settings and their flags and variables are in [`config`].
 //!
 //! | module        | paths |
 //! | ------------- | ----- |
@@ -51,9 +52,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use axum::Router;
 use tokio::net::TcpListener;
 
-use crate::profile::Profile;
 use bounded::Bounded;
 pub use config::{Clock, Command, Config, ManualClock, SystemClock};
+use paybridge::profile::Profile;
 
 /// How many payments, issued codes, verifications, notifications sent and
 /// notifications received the sandbox remembers (of each).

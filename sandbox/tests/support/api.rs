@@ -10,9 +10,9 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use paybridge::json::Json;
-use paybridge::sandbox::{self, Config, ManualClock};
 use paybridge::verify::request::{common_params, query_params, Request, CARD_CHECK_PATH, CHECK_RESULT_PATH, NAME_CHECK_PATH};
 use paybridge::verify::{decode_envelope, hmac_sha256_hex, parse_notification, sign_input};
+use paybridge_sandbox::{self as sandbox, Config, ManualClock};
 use serde_json::Value;
 use tokio::net::TcpListener;
 

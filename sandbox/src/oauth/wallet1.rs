@@ -9,9 +9,9 @@ use axum::Json;
 use serde_json::json;
 
 use super::{allowed, app_id, check_grant, consent, form, issue, scopes, GrantKind};
-use crate::sandbox::http::{redirect_target, see_other, with_query, Params, Problem};
-use crate::sandbox::pages::escape;
-use crate::sandbox::{sign, AppState};
+use crate::http::{redirect_target, see_other, with_query, Params, Problem};
+use crate::pages::escape;
+use crate::{sign, AppState};
 
 struct Wallet1Ask<'a> {
     app_id: &'a str,

@@ -41,7 +41,7 @@ use super::config::DEFAULT_WALLET2_APP_ID;
 use super::http::{redirect_target, Problem};
 use super::oauth::{self, GrantKind};
 use super::{lock, sign, AppState, Sandbox};
-use crate::payment::Channel;
+use paybridge::payment::Channel;
 
 /// The subject of a payment whose order names none; its `+` and spaces make
 /// the wallet1 pay_info URL carry `%2B` and `%20`.
@@ -368,7 +368,7 @@ fn cashier_url(s: &Sandbox, path: &str, trade: &str, amount: &str, subject: Opti
         .iter()
         .map(|(k, v)| {
             let mut q = format!("{k}=");
-            crate::encode::push_component(&mut q, v);
+            paybridge::encode::push_component(&mut q, v);
             q
         })
         .collect();

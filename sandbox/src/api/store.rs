@@ -1,12 +1,12 @@
 //! The verifications the API has accepted, found by `seq_id` or by the
-//! caller's `order_id`; at most [`crate::sandbox::MEMORY`] of them, the
+//! caller's `order_id`; at most [`crate::MEMORY`] of them, the
 //! oldest forgotten first (with them, the `order_id`s they hold: a
 //! forgotten order may be sent again).
 
 use std::collections::HashMap;
 
-use crate::json::Json;
-use crate::sandbox::bounded::Bounded;
+use crate::bounded::Bounded;
+use paybridge::json::Json;
 
 /// One accepted `cardcheck` or `namecheck`.
 #[derive(Clone, Debug)]

@@ -1,11 +1,10 @@
 //! The sandbox's merchant session, `/sim` and its callback page, and the
 //! cashiers' way back, over real HTTP on 127.0.0.1.
-#![cfg(feature = "sandbox")]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use paybridge::sandbox::{self, Config};
+use paybridge_sandbox::{self as sandbox, Config};
 use serde_json::{json, Value};
 use support::Res;
 use tokio::net::TcpListener;

@@ -17,9 +17,9 @@ use axum::http::{HeaderMap, Uri};
 use axum::response::Response;
 
 use super::{admit, common, decode, enveloped, param, refused_bare};
-use crate::sandbox::{lock, AppState};
-use crate::verify::codes::{QUERY_IN_PROGRESS, QUERY_NOT_FOUND, QUERY_OK};
-use crate::verify::Operation;
+use crate::{lock, AppState};
+use paybridge::verify::codes::{QUERY_IN_PROGRESS, QUERY_NOT_FOUND, QUERY_OK};
+use paybridge::verify::Operation;
 
 pub async fn check_result(State(s): State<AppState>, headers: HeaderMap, uri: Uri) -> Response {
     let params = match decode(uri.query().unwrap_or("").as_bytes()) {

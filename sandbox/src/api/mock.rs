@@ -12,8 +12,8 @@
 //!   same score every time it is asked.
 //! - `id_number` is shown masked (first six and last four characters).
 
-use crate::json::Json;
-use crate::sandbox::sign::stable_id;
+use crate::sign::stable_id;
+use paybridge::json::Json;
 
 /// The verification result of the mock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +131,7 @@ pub fn result_fields(secret: &str, seq_id: &str, verdict: Verdict, who: &Subject
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verify::{parse_score, passes_threshold, DEFAULT_THRESHOLD};
+    use paybridge::verify::{parse_score, passes_threshold, DEFAULT_THRESHOLD};
 
     #[test]
     fn the_deciding_digit() {

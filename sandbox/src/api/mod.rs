@@ -1,9 +1,9 @@
 //! The aggregated authentication API of the service document at `/api/v1/`,
 //! behaving as its joint-debugging environment does, on the crate's own
-//! model in `verify/`: the parameter check is [`crate::verify::inbound`]
+//! model in `verify/`: the parameter check is [`paybridge::verify::inbound`]
 //! (the client's field validators), answers are written with
-//! [`crate::verify::encode_envelope`], notifications with
-//! [`crate::verify::notification_params`], and every signature follows the
+//! [`paybridge::verify::encode_envelope`], notifications with
+//! [`paybridge::verify::notification_params`], and every signature follows the
 //! sandbox rule of [`super::sign`].
 //!
 //! | method | path | module |
@@ -19,7 +19,7 @@
 //!
 //! 1. the parameters decode (UTF-8, `%XX`) and the `env` header is there:
 //!    else `90101`;
-//! 2. the parameter check ([`crate::verify::validate_received`]: common
+//! 2. the parameter check ([`paybridge::verify::validate_received`]: common
 //!    parameters, fields, no name twice), on the parameters with `cvv2`
 //!    decrypted when it is in the sandbox's encrypted form
 //!    ([`super::sign`]): else `90101`, with every problem in
@@ -70,14 +70,14 @@ use axum::routing::{get, post as post_route};
 use axum::Router;
 
 use super::{sign, AppState, Sandbox};
-use crate::json::Json;
-use crate::verify::codes::{
+use paybridge::json::Json;
+use paybridge::verify::codes::{
     CARD_ASYNC, CARD_OK, NAME_OK, NO_PERMISSION, PARAM_ERROR, QUERY_IN_PROGRESS, QUERY_OK, SIGN_ERROR, TOO_FREQUENT,
 };
-use crate::verify::form::decode_form;
-use crate::verify::inbound::problems_message;
-use crate::verify::request::{CARD_CHECK_PATH, CHECK_RESULT_PATH, ENCRYPTED_FIELDS, NAME_CHECK_PATH, V4_CHECK_RESULT_PATH};
-use crate::verify::{encode_envelope, ids, validate_received, Operation};
+use paybridge::verify::form::decode_form;
+use paybridge::verify::inbound::problems_message;
+use paybridge::verify::request::{CARD_CHECK_PATH, CHECK_RESULT_PATH, ENCRYPTED_FIELDS, NAME_CHECK_PATH, V4_CHECK_RESULT_PATH};
+use paybridge::verify::{encode_envelope, ids, validate_received, Operation};
 
 /// The authentication API's routes.
 pub fn router() -> Router<AppState> {

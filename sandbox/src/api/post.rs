@@ -15,8 +15,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use url::{Host, Position, Url};
 
-use crate::sandbox::http::redirect_target;
-use crate::verify::request::FORM_CONTENT_TYPE;
+use crate::http::redirect_target;
+use paybridge::verify::request::FORM_CONTENT_TYPE;
 
 /// A checked notification address.
 #[derive(Clone, Debug)]

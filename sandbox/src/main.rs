@@ -1,10 +1,10 @@
 //! `sandbox`: everything needed to try every flow of paybridge in a real
-//! browser, on one local address. The server is `paybridge::sandbox`; this is
-//! its command line.
+//! browser, on one local address. The server is the crate's library
+//! (`paybridge_sandbox`); this is its command line.
 
 use std::process::ExitCode;
 
-use paybridge::sandbox::{self, Command, Config};
+use paybridge_sandbox::{self as sandbox, Command, Config};
 
 #[tokio::main]
 async fn main() -> ExitCode {

@@ -1,7 +1,6 @@
 //! The sandbox server over real HTTP on 127.0.0.1: payments for every
 //! channel, the simulated cashiers and bridges, the authorization round
 //! trips and code exchanges, and refusals of bad input.
-#![cfg(feature = "sandbox")]
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -11,7 +10,7 @@ use std::time::Duration;
 use paybridge::action::{plan, Options};
 use paybridge::payment::Payment;
 use paybridge::runtime::{Host, Runtime};
-use paybridge::sandbox::{self, Config, ManualClock};
+use paybridge_sandbox::{self as sandbox, Config, ManualClock};
 use serde_json::{json, Value};
 use support::Res;
 use tokio::net::TcpListener;

@@ -3,8 +3,7 @@
 //! queries by `seq_id` and by `order_id`, notifications (pending, notified,
 //! retried until acknowledged, given up), the merchant receiver, and the
 //! crate's own client against the sandbox. The load test is in
-//! `sandbox_load.rs`.
-#![cfg(feature = "sandbox")]
+//! `load.rs`.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -388,7 +387,7 @@ async fn drive_with(api: &Api, op: Operation, fields: Json, lose_first_answer: b
     loop {
         event = match call.next(event) {
             Step::NeedEncrypt(fields) => {
-                Event::Encrypted(fields.iter().map(|(k, v)| paybridge::sandbox::sign::encrypt(SECRET, k, v).unwrap()).collect())
+                Event::Encrypted(fields.iter().map(|(k, v)| paybridge_sandbox::sign::encrypt(SECRET, k, v).unwrap()).collect())
             }
             Step::NeedSign(params) => Event::Signed(sandbox_sign(&sign_input(&params))),
             Step::Send(req) => {
@@ -465,7 +464,7 @@ async fn the_v4_result_query_form_answers_as_the_v1_form() {
 
 #[tokio::test]
 async fn cvv2_in_the_sandboxs_encrypted_form_or_as_typed() {
-    use paybridge::sandbox::sign::encrypt;
+    use paybridge_sandbox::sign::encrypt;
     let api = start().await;
     let credit = |cvv2: &str| {
         let mut f: Vec<(String, String)> = card_fields(2).into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
@@ -500,7 +499,7 @@ async fn cvv2_in_the_sandboxs_encrypted_form_or_as_typed() {
 #[tokio::test]
 async fn the_crates_client_after_90105_under_both_readings() {
     for record_first in [false, true] {
-        let clock = std::sync::Arc::new(paybridge::sandbox::ManualClock::new(START_MS));
+        let clock = std::sync::Arc::new(paybridge_sandbox::ManualClock::new(START_MS));
         let c = clock.clone();
         let api = start_with(move |config| {
             config.rate_limit = 2;

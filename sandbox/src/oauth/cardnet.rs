@@ -6,8 +6,8 @@ use axum::extract::{RawQuery, State};
 use axum::response::Response;
 
 use super::{allowed, consent, form, issue, GrantKind};
-use crate::sandbox::http::{redirect_target, see_other, with_query, Params, Problem};
-use crate::sandbox::AppState;
+use crate::http::{redirect_target, see_other, with_query, Params, Problem};
+use crate::AppState;
 
 fn cardnet_ask(p: &Params) -> Result<url::Url, Problem> {
     if p.required("version")? != "1.0.0" {

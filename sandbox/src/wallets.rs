@@ -26,7 +26,7 @@ use super::http::{Params, Problem};
 use super::merchant::{money, PayStatus, Payment};
 use super::pages::{escape, hidden, page};
 use super::{lock, sign, AppState, Sandbox};
-use crate::payment::Channel;
+use paybridge::payment::Channel;
 
 const BRIDGE_JS: &str = include_str!("bridge.js");
 const MINI_PROGRAM_JS: &str = include_str!("miniprogram.js");

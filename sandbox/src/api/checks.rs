@@ -25,10 +25,10 @@ use super::mock::{result_fields, Subject, Verdict};
 use super::post::target;
 use super::store::Verification;
 use super::{admit, common, decode, enveloped, new_seq_id, notifier, param, refused_enveloped, within_rate, Params, Refusal};
-use crate::json::Json;
-use crate::sandbox::{lock, AppState};
-use crate::verify::codes::{CARD_ASYNC, CARD_OK, NAME_OK, REPEATED};
-use crate::verify::Operation;
+use crate::{lock, AppState};
+use paybridge::json::Json;
+use paybridge::verify::codes::{CARD_ASYNC, CARD_OK, NAME_OK, REPEATED};
+use paybridge::verify::Operation;
 
 pub async fn card_check(State(s): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
     answer(&s, Operation::CardCheck, &headers, &body)

@@ -1,13 +1,12 @@
 //! The sandbox's merchant over real HTTP, with a clock the test controls:
 //! final states (`created` ends `paid` or `closed`), idempotent orders,
 //! the card network's code used once with its refusals' codes, and CORS.
-#![cfg(feature = "sandbox")]
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use paybridge::sandbox::{self, Config, ManualClock};
+use paybridge_sandbox::{self as sandbox, Config, ManualClock};
 use serde_json::{json, Value};
 use support::Res;
 use tokio::net::TcpListener;
