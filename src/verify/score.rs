@@ -88,7 +88,12 @@ pub fn score_problem(v: &Json) -> Option<Problem> {
     let number = match v {
         Json::Null => return None,
         Json::Str(s) if s.is_empty() => return None,
-        Json::Str(s) => read_number(s),
+        // A negative number written as text is a number outside the range,
+        // as a negative JSON number is.
+        Json::Str(s) => match s.trim_matches(' ').strip_prefix('-') {
+            Some(rest) => read_number(rest).map(|n| -n),
+            None => read_number(s),
+        },
         Json::Num(n) => Some(*n).filter(|n| !n.is_nan()),
         _ => None,
     };
@@ -172,6 +177,8 @@ mod tests {
         let code = |v: Json| score_problem(&v).map(|p| (p.field, p.code));
         assert_eq!(code(Json::str("150")), Some(("mp_ssim".into(), "range")));
         assert_eq!(code(Json::Num(-3.0)), Some(("mp_ssim".into(), "range")));
+        assert_eq!(code(Json::str("-1")), Some(("mp_ssim".into(), "range")));
+        assert_eq!(code(Json::str("--1")), Some(("mp_ssim".into(), "format")));
         assert_eq!(code(Json::str("high")), Some(("mp_ssim".into(), "format")));
         assert_eq!(code(Json::Bool(true)), Some(("mp_ssim".into(), "format")));
         for fine in [Json::str("60.5"), Json::Num(0.0), Json::str(""), Json::Null] {
