@@ -2,6 +2,11 @@
 // payment SDK pingpp-js (2.3.1, a dev dependency of tests/), measured in
 // one run. Prints a table, checks the budgets, writes
 // tests/bench/results/latest.json and the table of tests/bench/README.md.
+// Rows: what a page downloads before the pay call; a bridge payment's time
+// to pay (wallet2, wallet1); the card network's redirect, from the page's
+// request to the cashier's; a wallet1 mini-program's reached bytes and its
+// first require to tradePay in fresh `node --jitless` processes
+// (miniprogram.mjs); the work before the pay call; planning and memory.
 //
 //   BENCH_LOADS=30       page loads per module, flow and mode (default 30)
 //   BENCH_MINI_RUNS=15   fresh `node --jitless` processes per module for the
