@@ -38,3 +38,16 @@ export function ratioInterval(ours, peer, rounds = 2000) {
   ratios.sort((a, b) => a - b);
   return [quantile(ratios, 0.05), quantile(ratios, 0.95)];
 }
+
+/**
+ * The rows `BENCH_ONLY` asks for: names separated by commas or spaces, each
+ * one of `known`. Unset or empty: every row. An unknown name throws, naming
+ * it and the known ones, so that a typo never runs a bench of nothing.
+ */
+export function parseOnly(text, known) {
+  const names = String(text ?? "").split(/[\s,]+/).filter(Boolean);
+  if (!names.length) return new Set(known);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length) throw new Error(`BENCH_ONLY: no rows named ${unknown.join(", ")} (known: ${known.join(", ")})`);
+  return new Set(names);
+}

@@ -1,7 +1,7 @@
-// The bench's bootstrap interval of a ratio of medians (tests/bench/stats.mjs).
+// The bench's statistics and switches (tests/bench/stats.mjs).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { ratioInterval, stats } from "../bench/stats.mjs";
+import { parseOnly, ratioInterval, stats } from "../bench/stats.mjs";
 
 // Thirty loads spread like a loopback row (ms), and the same loads scaled.
 const peer = [56, 58, 72, 48, 54, 52, 56, 43, 49, 57, 59, 48, 68, 65, 65, 65, 51, 55, 55, 64, 64, 47, 50, 43, 69, 59, 51, 46, 68, 48];
@@ -30,4 +30,18 @@ test("more loads of the same spread give a narrower interval", () => {
 test("no loads, no interval", () => {
   assert.equal(ratioInterval([], peer), null);
   assert.equal(ratioInterval(peer, []), null);
+});
+
+test("BENCH_ONLY unset or empty runs every row", () => {
+  const known = ["bytes", "bridge", "redirect"];
+  assert.deepEqual([...parseOnly(undefined, known)], known);
+  assert.deepEqual([...parseOnly(" , ", known)], known);
+});
+
+test("BENCH_ONLY names rows by commas or spaces", () => {
+  assert.deepEqual([...parseOnly("redirect, mini bytes", ["bytes", "bridge", "redirect", "mini"])].sort(), ["bytes", "mini", "redirect"]);
+});
+
+test("BENCH_ONLY with an unknown name throws, naming it", () => {
+  assert.throws(() => parseOnly("bridge,redirct", ["bridge", "redirect"]), /no rows named redirct \(known: bridge, redirect\)/);
 });
