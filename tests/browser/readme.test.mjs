@@ -251,6 +251,9 @@ test("README, the card network's callback page, against make demo: orders once a
   const pay = reaches(page, /\/sim\/cardnet\/pay\?/);
   await page.goto(callback);
   await pay;
+  // The cashier's page loaded before Back: a Back while its navigation
+  // still commits finds no page to go back from.
+  await page.waitForLoadState("load");
   await page.goBack();
   await page.waitForFunction(() => document.title === "start over", null, { timeout: 10000 });
   assert.equal(orders.length, 1, "Back orders nothing: the module refuses it first");
