@@ -76,7 +76,7 @@ fn the_shim_compares_and_feeds_no_number_of_its_own() {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
-        for pattern in ["op ==", "op !=", "op >", "op <", "feed(", "step(id,", "__payStep(0,", "__payStep(id,"] {
+        for pattern in ["op ==", "op !=", "op >", "op <", "feed(", "step(id,", "__step(0,", "__step(id,"] {
             for line in numbered(&text, pattern) {
                 found.push(format!("{name}:{line}: `{pattern}` and a number"));
             }

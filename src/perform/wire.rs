@@ -1,5 +1,5 @@
-//! The wire between a module's edges (`web/pay.rs`, `web/wait.rs`,
-//! `web/protocol.rs`) and the shim that performs their commands
+//! The wire between a module's edges (`web/protocol.rs` writes, and
+//! `web/table.rs`'s one step export reads) and the shim that performs their commands
 //! (`www/lib/perform.js`), declared once: every operation a command may
 //! carry and every kind of input the shim may feed back.
 //!
@@ -86,7 +86,7 @@ wire! {
 }
 
 wire! {
-    /// What the shim feeds back: `step(run, kind, value)`.
+    /// What the shim feeds back: `__step(run, kind, value)`.
     pub enum Feed {
         /// The last call or navigation returned.
         Returned = 0,

@@ -32,6 +32,7 @@ pub mod pay;
 pub mod protocol;
 #[cfg(feature = "web-extra")]
 pub mod runs;
+pub mod table;
 #[cfg(feature = "web-extra")]
 pub mod transport;
 #[cfg(feature = "web-extra")]

@@ -3,8 +3,9 @@
 //! `cardnetPay()`, the authentication client and `verifyNotification()` in
 //! [`super::runs`]) and the shim that performs (`www/lib/perform.js`).
 //!
-//! A run starts with `[run, ...commands]` and is fed with
-//! `step(run, kind, value)`, which answers the next commands. A command is
+//! A run starts with `[run, ...commands]` and is fed with the module's one
+//! step export, `__step(run, kind, value)` ([`super::table`]), which
+//! answers the next commands. A command is
 //! an array, its first element the operation ([`Op`]); an input's kind is
 //! a [`Feed`]. Both are declared once, in `perform/wire.rs`, from which
 //! `www/lib/protocol.js` is generated:
@@ -23,8 +24,10 @@
 //! | `[HandOff, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
 //! | `[Preload]` (the payment module, with `confirm`) | starts loading the full module (a failure is `HandOff`'s) |
 //!
-//! A payment that cannot start (busy, or bad input where it is worded)
-//! answers run 0 with `[Reject, error]`.
+//! A run that cannot start (busy, or bad input where it is worded)
+//! answers run 0, kept nowhere, with `[Reject, error]`: the core's command
+//! that ends it (`perform::busy`, `perform::refuse`). A bridge wait ends
+//! with the core's `Found`, written `[Resolve, bridge]`.
 //!
 //! After `Navigate`, `CallBridge` and `CallApi` the shim feeds `[Returned]`
 //! when the call returned and `[Threw, e]` when it threw. Having performed
@@ -36,14 +39,12 @@ use super::convert::{from_js, set, to_js};
 use super::env;
 use super::env::Text;
 use super::error::{from_thrown, to_js as err};
-use super::local::Local;
 use crate::error::{Code, PayError};
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::perform::wire::{Feed, Op};
 use crate::perform::{Cmd, Detail, Got, Hook, Input, Out, Target, Timer, World};
 use crate::prelude::*;
-use core::cell::Cell;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
@@ -77,18 +78,6 @@ impl World for Page<'_> {
     fn api_has(&self, global: &str, method: &str) -> bool {
         env::method(&self.api(global), method).is_some()
     }
-}
-
-/// The answer to a start: a new run number from `counter` (payments and
-/// waits each number their own), first of the array the commands follow.
-pub fn started(counter: &Local<Cell<u32>>) -> (u32, Array) {
-    let id = counter.with(|n| {
-        n.set(n.get().wrapping_add(1));
-        n.get()
-    });
-    let out = Array::new();
-    out.push(&JsValue::from_f64(id as f64));
-    (id, out)
 }
 
 /// What happened, as the shim feeds it (`kind`, a [`Feed`]); `None` for a
@@ -139,8 +128,7 @@ impl Out<JsValue> for Encode<'_> {
 
 /// One command as the shim performs it. Read by reference, so that the
 /// command is dropped in one place, by its writer, not at every call site
-/// with a drop for every kind of command (0.2 KB gzipped on the payment
-/// module).
+/// with a drop for every kind of command.
 pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
@@ -182,6 +170,9 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         Cmd::Await(..) => return JsValue::UNDEFINED,
         #[cfg(feature = "web-extra")]
         Cmd::Resolve(j) => (Op::Resolve, to_js(j), u(), u(), u()),
+        #[cfg(feature = "web-extra")]
+        Cmd::Found(name) => (Op::Resolve, env::global_get(name), u(), u(), u()),
+        Cmd::Explain(e) => (Op::Explain, err(e), u(), u(), u()),
         #[cfg(feature = "web-extra")]
         Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(e, cause), u(), u(), u()),
         Cmd::Preload => (Op::Preload, u(), u(), u(), u()),

@@ -1,5 +1,5 @@
 // The one driver, www/lib/perform.js drive(), on its own: a scripted run
-// stands in for the module (its `step` records what it is fed and answers
+// stands in for the module (its `__step` records what it is fed and answers
 // the commands the test gives), so each command's performance and each
 // input fed back are seen without a wasm module. Timers run on the test's
 // clock (node:test's mock timers), never on the wall clock.
@@ -20,7 +20,7 @@ function script(first, then = () => []) {
   return {
     fed,
     start: () => [RUN, ...first],
-    step: (id, kind, v) => {
+    __step: (id, kind, v) => {
       fed.push([id, kind, v]);
       return kind == W.FEED_RELEASE ? [] : then(kind, v);
     },
@@ -53,14 +53,14 @@ function target() {
 
 test("drive: a run that resolves at once settles with its value, fed RELEASE once", async () => {
   const s = script([[W.OP_RESOLVE, { status: "succeeded" }]]);
-  assert.deepEqual(await drive(s.start, s.step), { status: "succeeded" });
+  assert.deepEqual(await drive(s.start, s), { status: "succeeded" });
   assert.deepEqual(s.fed, [[RUN, W.FEED_RELEASE, undefined]]);
 });
 
 test("drive: a rejecting run rejects with its error; a start that throws rejects without a step", async () => {
   const err = new Error("no");
   const s = script([[W.OP_REJECT, err]]);
-  await assert.rejects(drive(s.start, s.step), (e) => e === err);
+  await assert.rejects(drive(s.start, s), (e) => e === err);
   const boom = new Error("start");
   let stepped = false;
   await assert.rejects(
@@ -68,9 +68,11 @@ test("drive: a rejecting run rejects with its error; a start that throws rejects
       () => {
         throw boom;
       },
-      () => {
-        stepped = true;
-        return [];
+      {
+        __step: () => {
+          stepped = true;
+          return [];
+        },
       },
     ),
     (e) => e === boom,
@@ -85,7 +87,7 @@ test("drive: EMIT reports { type, at, detail } to onEvent; a throwing onEvent br
     [W.OP_EMIT, "waiting"],
     [W.OP_RESOLVE, "done", "result"],
   ]);
-  const v = await drive(s.start, s.step, (e) => {
+  const v = await drive(s.start, s, (e) => {
     events.push(e);
     throw new Error("the page's own bug");
   });
@@ -108,8 +110,8 @@ test("drive: LISTEN shares one listener per target and event among runs; the las
     script([[W.OP_LISTEN, "win:", "ready", t]], (kind) => (kind == W.FEED_EVENT ? [[W.OP_RESOLVE, "heard"]] : []));
   const a = mk();
   const b = mk();
-  const pa = drive(a.start, a.step);
-  const pb = drive(b.start, b.step);
+  const pa = drive(a.start, a);
+  const pb = drive(b.start, b);
   assert.equal(t.count("ready"), 1, "two runs, one listener");
   t.fire("ready");
   assert.equal(await pa, "heard");
@@ -127,7 +129,7 @@ test("drive: UNLISTEN removes a run's listener; a target without addEventListene
     [W.OP_UNLISTEN, "win:", "ready"],
     [W.OP_RESOLVE, 1],
   ]);
-  assert.equal(await drive(s.start, s.step), 1);
+  assert.equal(await drive(s.start, s), 1);
   assert.equal(t.count("ready"), 0);
 });
 
@@ -142,7 +144,7 @@ test("drive: SET_TIMER feeds TIMER with its number on the test's clock; CLEAR_TI
     ],
     (kind, v) => (kind == W.FEED_TIMER && v == 1 ? [[W.OP_RESOLVE, "timed out"]] : []),
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   t.mock.timers.tick(999);
   assert.deepEqual(s.fed, [], "nothing before 1000 ms, and timer 2 was cleared");
   t.mock.timers.tick(1);
@@ -163,7 +165,7 @@ test("drive: SET_TIMER again with the same number replaces the first", async (t)
     ],
     (kind) => (kind == W.FEED_TIMER ? [[W.OP_RESOLVE, "once"]] : []),
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   t.mock.timers.tick(299);
   assert.deepEqual(s.fed, []);
   t.mock.timers.tick(1);
@@ -182,7 +184,7 @@ test("drive: CALL_BRIDGE calls object[name](method, params, callback) and feeds 
   const s = script([[W.OP_CALL_BRIDGE, bridge, "invoke", "pay", { a: 1 }]], (kind) =>
     kind == W.FEED_SUCCESS ? [[W.OP_RESOLVE, "answered"]] : [],
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   assert.deepEqual(calls, [["pay", { a: 1 }]]);
   assert.deepEqual(kinds(s.fed), [W.FEED_RETURNED]);
   cb({ err_msg: "pay:ok" });
@@ -202,7 +204,7 @@ test("drive: a bridge call that throws feeds THREW with what it threw", async ()
   const s = script([[W.OP_CALL_BRIDGE, bridge, "call", "tradePay", {}]], (kind, v) =>
     kind == W.FEED_THREW ? [[W.OP_REJECT, v]] : [],
   );
-  await assert.rejects(drive(s.start, s.step), (e) => e === err);
+  await assert.rejects(drive(s.start, s), (e) => e === err);
   assert.deepEqual(kinds(s.fed), [W.FEED_THREW, W.FEED_RELEASE]);
 });
 
@@ -217,7 +219,7 @@ test("drive: CALL_API sets success, fail and (when asked) complete, and feeds ea
   const s = script([[W.OP_CALL_API, api, "requestPayment", params, 1]], (kind) =>
     kind == W.FEED_COMPLETE ? [[W.OP_RESOLVE, "complete"]] : [],
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   assert.equal(seen, params);
   assert.equal(typeof seen.success, "function");
   assert.equal(typeof seen.fail, "function");
@@ -232,7 +234,7 @@ test("drive: CALL_API sets success, fail and (when asked) complete, and feeds ea
     [W.OP_CALL_API, { tradePay: () => {} }, "tradePay", noComplete, 0],
     [W.OP_RESOLVE, 0],
   ]);
-  await drive(s2.start, s2.step);
+  await drive(s2.start, s2);
   assert.ok(!("complete" in noComplete), "complete is set only when the command asks");
 });
 
@@ -242,7 +244,7 @@ test("drive: NAVIGATE calls location.assign(url); a throwing assign feeds THREW"
   const s = script([[W.OP_NAVIGATE, loc, "https://pay.example/x"]], (kind) =>
     kind == W.FEED_RETURNED ? [[W.OP_RESOLVE, "redirected"]] : [],
   );
-  assert.equal(await drive(s.start, s.step), "redirected");
+  assert.equal(await drive(s.start, s), "redirected");
   assert.deepEqual(went, ["https://pay.example/x"]);
   const bad = {
     assign() {
@@ -252,7 +254,7 @@ test("drive: NAVIGATE calls location.assign(url); a throwing assign feeds THREW"
   const s2 = script([[W.OP_NAVIGATE, bad, "https://pay.example/y"]], (kind, v) =>
     kind == W.FEED_THREW ? [[W.OP_REJECT, v.message]] : [],
   );
-  await assert.rejects(drive(s2.start, s2.step), (e) => e === "blocked");
+  await assert.rejects(drive(s2.start, s2), (e) => e === "blocked");
 });
 
 test("drive: AWAIT feeds SETTLED or REJECTED with [token, value, threw], a synchronous throw marked", async () => {
@@ -281,7 +283,7 @@ test("drive: AWAIT feeds SETTLED or REJECTED with [token, value, threw], a synch
   ];
   for (const [f, kind, value, threw] of cases) {
     const s = script([[W.OP_AWAIT, f, 2, 3, 41]], (k, v) => (k == kind ? [[W.OP_RESOLVE, v]] : []));
-    const [token, x, t] = await drive(s.start, s.step);
+    const [token, x, t] = await drive(s.start, s);
     assert.equal(token, 41);
     assert.equal(x instanceof Error ? x.message : x, value);
     assert.equal(t, threw);
@@ -294,7 +296,7 @@ test("drive: an await that settles after the run ended is not fed", async () => 
     [W.OP_AWAIT, () => new Promise((r) => (settle = r)), 0, 0, 1],
     [W.OP_RESOLVE, "gone"],
   ]);
-  assert.equal(await drive(s.start, s.step), "gone");
+  assert.equal(await drive(s.start, s), "gone");
   settle("late");
   await tick();
   assert.deepEqual(kinds(s.fed), [W.FEED_RELEASE]);
@@ -303,7 +305,7 @@ test("drive: an await that settles after the run ended is not fed", async () => 
 test("drive: an operation after REJECT is handed to `more` with the run's end and settling", async () => {
   const handed = [];
   const s = script([[W.OP_HAND_OFF, "payload"]]);
-  const v = await drive(s.start, s.step, undefined, (c, end, resolve) => {
+  const v = await drive(s.start, s, undefined, (c, end, resolve) => {
     handed.push(c);
     end();
     resolve("handed");
