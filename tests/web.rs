@@ -5,7 +5,7 @@
 #![cfg(all(target_arch = "wasm32", feature = "web-extra"))]
 
 use js_sys::{Reflect, JSON};
-use paybridge::perform::wire::{Feed, Op};
+use paybridge::perform::wire::{field, Feed, Op};
 use paybridge::web::{exports, table, wait};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -74,14 +74,18 @@ fn waits_for_a_bridge_that_arrives_with_its_event() {
     let start = wait::wait_start(name.into(), "TestBridgeAReady".into(), js(r#"{"timeoutMs":2000}"#)).unwrap();
     let id = start.get(0).as_f64().unwrap() as u32;
     let listen: js_sys::Array = start.get(1).unchecked_into();
-    assert_eq!((listen.get(0), listen.get(2)), (1.into(), "TestBridgeAReady".into()), "listening first");
+    assert_eq!(
+        (listen.get(0), at(&listen, Op::Listen, "event")),
+        ((Op::Listen as u32).into(), "TestBridgeAReady".into()),
+        "listening first"
+    );
     assert_eq!(last(&start).0, Op::SetTimer as u32, "then a timer, the bridge not there");
     assert_eq!(counts(), (1, 1, 0), "listening before the bridge exists");
     let b = js(r#"{"id":7}"#);
     Reflect::set(&global, &name.into(), &b).unwrap();
     let (op, c) = last(&table::step(id, Feed::Event as u32, "TestBridgeAReady".into()));
     assert_eq!(op, Op::Resolve as u32);
-    assert_eq!(get(&c.get(1), "id"), 7);
+    assert_eq!(get(&at(&c, Op::Resolve, "value"), "id"), 7);
     assert_eq!(counts(), (0, 0, 0), "nothing left behind");
     assert_eq!(table::step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
 }
@@ -92,7 +96,7 @@ fn a_bridge_that_never_comes_times_out_cleanly() {
     let id = start.get(0).as_f64().unwrap() as u32;
     let (op, c) = last(&table::step(id, Feed::Timer as u32, JsValue::from_f64(0.0)));
     assert_eq!(op, Op::Reject as u32);
-    assert_eq!(code(&c.get(1)), "bridge_timeout");
+    assert_eq!(code(&at(&c, Op::Reject, "error")), "bridge_timeout");
     assert_eq!(counts(), (0, 0, 0));
     let e = wait::wait_start(JsValue::from_f64(1.0), "E".into(), JsValue::UNDEFINED).unwrap_err();
     assert_eq!((code(&e), get(&e, "field")), ("invalid_options".into(), "name".into()));
@@ -104,6 +108,12 @@ fn counts() -> (u32, u32, u32) {
     let c = table::step(0, Feed::Counts as u32, JsValue::UNDEFINED);
     let n = |i| c.get(i).as_f64().unwrap() as u32;
     (n(0), n(1), n(2))
+}
+
+/// Command `c`'s value `name`, read where the wire declares it
+/// (`perform::wire::FIELDS`), for `op`.
+fn at(c: &js_sys::Array, op: Op, name: &str) -> JsValue {
+    c.get(field(op, name).expect("a value the wire declares") as u32)
 }
 
 /// The last command of a batch, `[op, ...]`, and its operation.
@@ -122,18 +132,19 @@ fn pays_through_a_bridge_already_present() {
     let start = table::pay_start(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), JsValue::UNDEFINED);
     let id = start.get(0).as_f64().unwrap() as u32;
     let (op, c) = last(&start);
-    assert_eq!(op, 6, "the bridge is called at once");
-    assert_eq!(c.get(1), bridge_obj);
-    assert_eq!((c.get(2), c.get(3)), ("call".into(), "tradePay".into()));
-    assert_eq!(get(&c.get(4), "tradeNO"), "T");
+    assert_eq!(op, Op::CallBridge as u32, "the bridge is called at once");
+    let v = |name| at(&c, Op::CallBridge, name);
+    assert_eq!(v("bridge"), bridge_obj);
+    assert_eq!((v("method"), v("op")), ("call".into(), "tradePay".into()));
+    assert_eq!(get(&v("params"), "tradeNO"), "T");
     assert_eq!(counts(), (0, 0, 1), "the callback counts while the call runs");
     // The wallet calls back while the call runs, then the call returns.
     let during = table::step(id, Feed::Success as u32, js(r#"{"resultCode":"6001"}"#));
     assert_eq!(last(&during).0, 0, "only the callback event");
     let after = table::step(id, Feed::Returned as u32, JsValue::UNDEFINED);
     let (op, c) = last(&after);
-    assert_eq!(op, 9);
-    let r = c.get(1);
+    assert_eq!(op, Op::Resolve as u32);
+    let r = at(&c, Op::Resolve, "value");
     assert_eq!(get(&r, "status"), "cancelled");
     assert_eq!(get(&r, "code"), "6001");
     assert_eq!(get(&r, "verified"), false);
@@ -143,7 +154,7 @@ fn pays_through_a_bridge_already_present() {
     let busy = table::pay_start(again.clone(), JsValue::UNDEFINED);
     assert_eq!(busy.get(0), 0, "run 0: nothing started");
     let (op, c) = last(&busy);
-    assert_eq!((op, code(&c.get(1))), (10, "busy".into()), "until the shim has performed the end");
+    assert_eq!((op, code(&at(&c, Op::Reject, "error"))), (Op::Reject as u32, "busy".into()), "until the shim has performed the end");
     assert_eq!(table::step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
     assert_eq!(table::step(id, Feed::Success as u32, js("{}")).length(), 0, "a late callback of an ended run changes nothing");
     Reflect::delete_property(&global, &JsValue::from_str("Wallet1JSBridge")).unwrap();

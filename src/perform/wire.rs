@@ -43,15 +43,16 @@ macro_rules! wire {
 }
 
 wire! {
-    /// A command's operation, its first element: `[op, a, b, c, d]`. The
-    /// table of `web/protocol.rs` says what each carries and what the shim
-    /// does.
+    /// A command's operation, its first element: `[op, a, b, c, d]`, its
+    /// values named in [`FIELDS`]. The table of `web/protocol.rs` says what
+    /// the shim does with each.
     pub enum Op {
         /// `[Emit, type, detail]`: `onEvent({ type, at, detail })`.
         Emit = 0,
-        /// `[Listen, target, event, object]`: one listener an event and target.
+        /// `[Listen, key, event, target]`: one listener an event and target
+        /// (`key` names the target: the document, `globalThis`, a signal).
         Listen = 1,
-        /// `[Unlisten, target, event]`.
+        /// `[Unlisten, key, event]`.
         Unlisten = 2,
         /// `[SetTimer, timer, ms]`: feeds `[Timer, timer]` when it fires.
         SetTimer = 3,
@@ -70,7 +71,8 @@ wire! {
         /// (`[token, value, 1]` when `f` threw). The time-out is the run's
         /// own `SetTimer`.
         Await = 8,
-        /// `[Resolve, value, event]`: the run ends and its promise resolves.
+        /// `[Resolve, value, event]`: the run ends and its promise resolves
+        /// (`event`, when given, reported first with the value).
         Resolve = 9,
         /// `[Reject, error]`: the run ends and its promise rejects.
         Reject = 10,
@@ -83,6 +85,38 @@ wire! {
         /// `[Preload]`: the full module is fetched ahead of a `HandOff`.
         Preload = 13,
     }
+}
+
+/// Each command's values after its operation, by name, in the order the
+/// edge writes them (`[op, ...values]`, `web/protocol.rs`); the one
+/// declaration of what a command carries. `www/lib/protocol.js` has each
+/// value's index, generated from this table (`LISTEN_TARGET` for
+/// `Listen`'s `target`): the driver's tests write commands by these names
+/// (`tests/node/drive.test.mjs`), and the wasm tests read the edge's
+/// commands by them (`tests/web.rs`), so that the edge, the driver and
+/// this table cannot drift apart unseen.
+pub const FIELDS: &[(Op, &[&str])] = &[
+    (Op::Emit, &["type", "detail"]),
+    (Op::Listen, &["key", "event", "target"]),
+    (Op::Unlisten, &["key", "event"]),
+    (Op::SetTimer, &["timer", "ms"]),
+    (Op::ClearTimer, &["timer"]),
+    (Op::Navigate, &["location", "url"]),
+    (Op::CallBridge, &["bridge", "method", "op", "params"]),
+    (Op::CallApi, &["api", "method", "params", "complete"]),
+    (Op::Await, &["f", "x", "y", "token"]),
+    (Op::Resolve, &["value", "event"]),
+    (Op::Reject, &["error"]),
+    (Op::Explain, &["error"]),
+    (Op::HandOff, &["hint", "ms", "error"]),
+    (Op::Preload, &[]),
+];
+
+/// The index of `op`'s value `name` in a command (`[op, ...values]`), as
+/// [`FIELDS`] declares it.
+pub fn field(op: Op, name: &str) -> Option<usize> {
+    let (_, names) = FIELDS.iter().find(|(o, _)| *o == op)?;
+    Some(names.iter().position(|n| *n == name)? + 1)
 }
 
 wire! {
@@ -162,6 +196,18 @@ mod tests {
             assert_eq!(Timer::of(t as u32), Some(t));
         }
         assert_eq!(Timer::of(6), None);
+        // Every operation's values named, once each, in the declaration's
+        // order, and at most four of them (the edge writes `[op, a, b, c, d]`).
+        let ops: Vec<u8> = FIELDS.iter().map(|(o, _)| *o as u8).collect();
+        assert_eq!(ops, Op::ALL.iter().map(|&(_, n)| n).collect::<Vec<_>>());
+        for (_, names) in FIELDS {
+            assert!(names.len() <= 4);
+            for (i, n) in names.iter().enumerate() {
+                assert!(!names[..i].contains(n), "{n} twice");
+            }
+        }
+        assert_eq!(field(Op::Listen, "target"), Some(3));
+        assert_eq!(field(Op::Listen, "url"), None);
         assert_eq!(Timer::of(u32::MAX), None);
     }
 }

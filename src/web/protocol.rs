@@ -6,15 +6,16 @@
 //! A run starts with `[run, ...commands]` and is fed with the module's one
 //! step export, `__step(run, kind, value)` ([`super::table`]), which
 //! answers the next commands. A command is
-//! an array, its first element the operation ([`Op`]); an input's kind is
-//! a [`Feed`]. Both are declared once, in `perform/wire.rs`, from which
-//! `www/lib/protocol.js` is generated:
+//! an array, its first element the operation ([`Op`]), then its values in
+//! the order `perform::wire::FIELDS` names them ([`write`]); an input's
+//! kind is a [`Feed`]. All are declared once, in `perform/wire.rs`, from
+//! which `www/lib/protocol.js` is generated:
 //!
 //! | command | the shim |
 //! | --- | --- |
 //! | `[Emit, type, detail]` | calls `onEvent({ type, at, detail })` |
-//! | `[Listen, t, event, target]`, `[Unlisten, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`, 2 the `signal` option) that feeds `[Event, event]` |
-//! | `[SetTimer, id, ms]`, `[ClearTimer, id]` | sets (feeds `[Timer, id]`), clears a timer |
+//! | `[Listen, key, event, target]`, `[Unlisten, key, event]` | adds, removes a listener on `target` (`key`: 0 the document, 1 `globalThis`, 2 the `signal` option) that feeds `[Event, event]` |
+//! | `[SetTimer, timer, ms]`, `[ClearTimer, timer]` | sets (feeds `[Timer, timer]`), clears a timer |
 //! | `[Navigate, location, url]` | `location.assign(url)` |
 //! | `[CallBridge, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[Success, v]` |
 //! | `[CallApi, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[Success \| Fail \| Complete, v]` |
@@ -198,7 +199,15 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
             (Op::Reject, error, u(), u(), u())
         }
     };
-    Array::of5(&n(op as u32), &a, &b, &c, &d).into()
+    write(op, &a, &b, &c, &d)
+}
+
+/// A command as the shim reads it, `[op, a, b, c, d]`: its values in the
+/// order the wire declares for `op` (`perform::wire::FIELDS`). Every
+/// command of every run is written here.
+#[inline(always)]
+pub fn write(op: Op, a: &JsValue, b: &JsValue, c: &JsValue, d: &JsValue) -> JsValue {
+    Array::of5(&JsValue::from_f64(op as u8 as f64), a, b, c, d).into()
 }
 
 /// The wallet's answer as the outcome reads it: the members it reads, each

@@ -13,7 +13,7 @@ use super::busy::InFlight;
 use super::convert::{define, to_js};
 use super::env;
 use super::env::Text;
-use super::protocol::{command, input_of, token, Encode, Page};
+use super::protocol::{command, input_of, token, write, Encode, Page};
 use super::transport::Transport;
 use crate::error::cat;
 use crate::perform::verify::Sender;
@@ -219,7 +219,7 @@ impl Out<JsValue> for Writer<'_> {
             let mut key = String::from("signal");
             crate::error::push_u64(&mut key, *id as u64);
             let key = s(&key);
-            self.out.push(&Array::of4(&JsValue::from_f64(op as u8 as f64), &key, &s(e), &env::get(o, "signal")));
+            self.out.push(&write(op, &key, &s(e), &env::get(o, "signal"), &u));
             return;
         }
         let Cmd::Await(token, hook) = c else {
@@ -243,6 +243,6 @@ impl Out<JsValue> for Writer<'_> {
             _ => (u.clone(), u.clone(), u),
         };
         let n = JsValue::from_f64(token as f64);
-        self.out.push(&Array::of5(&JsValue::from_f64(Op::Await as u8 as f64), &f, &x, &y, &n));
+        self.out.push(&write(Op::Await, &f, &x, &y, &n));
     }
 }
