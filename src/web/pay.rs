@@ -62,6 +62,7 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
             }
         }
     };
+    // `idle` is read only where the heap is taken back (above).
     let _ = idle;
     // Run 0, kept nowhere: nothing started.
     out.push(&JsValue::from_f64(0.0));
