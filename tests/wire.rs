@@ -4,7 +4,7 @@
 //!
 //! `UPDATE_WIRE=1 cargo test --test wire` writes the file anew.
 
-use paybridge::perform::wire::{Feed, Op, FIELDS};
+use paybridge::perform::wire::{Feed, Op, FIELDS, VALUES};
 use std::fs;
 use std::path::Path;
 
@@ -43,6 +43,13 @@ fn render() -> String {
         let name = Op::ALL.iter().find(|&&(_, n)| n == op as u8).unwrap().0;
         for (i, field) in fields.iter().enumerate() {
             out.push_str(&format!("export const {}_{} = {};\n", screaming(name), field.to_ascii_uppercase(), i + 1));
+        }
+    }
+    out.push_str("\n// The values of the inputs that carry several, by name (VALUES).\n");
+    for &(feed, values) in VALUES {
+        let name = Feed::ALL.iter().find(|&&(_, n)| n == feed as u8).unwrap().0;
+        for (i, value) in values.iter().enumerate() {
+            out.push_str(&format!("export const {}_{} = {i};\n", screaming(name), value.to_ascii_uppercase()));
         }
     }
     out

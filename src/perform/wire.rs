@@ -119,6 +119,47 @@ pub fn field(op: Op, name: &str) -> Option<usize> {
     Some(names.iter().position(|n| *n == name)? + 1)
 }
 
+/// The values of the inputs that carry several, by name, in order
+/// (`value` is `[token, value]` for `Settled`): the one declaration of
+/// what those inputs carry, generated into `www/lib/protocol.js`
+/// (`SETTLED_TOKEN`) and read by the edge through [`at`].
+pub const VALUES: &[(Feed, &[&str])] = &[(Feed::Settled, &["token", "value"]), (Feed::Rejected, &["token", "reason", "threw"])];
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The key of input `feed`'s value `name` ([`VALUES`]), found when the
+/// crate is compiled: a name the declaration lacks fails the build.
+pub const fn at(feed: Feed, name: &str) -> &'static str {
+    let mut i = 0;
+    while i < VALUES.len() {
+        let (f, names) = VALUES[i];
+        if f as u8 == feed as u8 {
+            let mut j = 0;
+            while j < names.len() {
+                if same(names[j], name) {
+                    return ["0", "1", "2", "3"][j];
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    panic!("an input value the wire does not declare (perform::wire::VALUES)")
+}
+
 wire! {
     /// What the shim feeds back: `__step(run, kind, value)`.
     pub enum Feed {
@@ -208,6 +249,7 @@ mod tests {
         }
         assert_eq!(field(Op::Listen, "target"), Some(3));
         assert_eq!(field(Op::Listen, "url"), None);
+        assert_eq!((at(Feed::Settled, "value"), at(Feed::Rejected, "threw")), ("1", "2"));
         assert_eq!(Timer::of(u32::MAX), None);
     }
 }

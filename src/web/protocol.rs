@@ -43,7 +43,7 @@ use super::error::{from_thrown, to_js as err};
 use crate::error::{Code, PayError};
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
-use crate::perform::wire::{Feed, Op};
+use crate::perform::wire::{at, Feed, Op};
 use crate::perform::{Cmd, Detail, Got, Hook, Input, Out, Target, Timer, World};
 use crate::prelude::*;
 use js_sys::Array;
@@ -106,15 +106,25 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
         // over (perform::CONFIRM_HERE): `confirm`'s answer, `[token, value]`,
         // read as its text; or `[token, reason, threw]`.
         Feed::Settled | Feed::Rejected if !crate::perform::CONFIRM_HERE => return None,
-        Feed::Settled => Input::Settled(token(&v), Got::Text(env::get(&v, "1").text().ok_or_else(String::new))),
-        Feed::Rejected => Input::Rejected(token(&v), env::get(&v, "1"), env::get(&v, "2").is_truthy()),
+        Feed::Settled => Input::Settled(token(&v), Got::Text(env::get(&v, SETTLED_VALUE).text().ok_or_else(String::new))),
+        Feed::Rejected => Input::Rejected(token(&v), env::get(&v, REJECTED_REASON), env::get(&v, REJECTED_THREW).is_truthy()),
         Feed::Release | Feed::Counts => return None,
     })
 }
 
+/// Where an awaited call's answer is in its settling, and a rejection's
+/// reason ([`crate::perform::wire::VALUES`]).
+/// Constants, so that each is found when the crate is compiled.
+pub const SETTLED_VALUE: &str = at(Feed::Settled, "value");
+pub const REJECTED_REASON: &str = at(Feed::Rejected, "reason");
+const REJECTED_THREW: &str = at(Feed::Rejected, "threw");
+const TOKEN: &str = at(Feed::Settled, "token");
+// One token place for both settlings: `token` reads either.
+const _: () = assert!(TOKEN.as_bytes()[0] == at(Feed::Rejected, "token").as_bytes()[0]);
+
 /// The token of an awaited call's settling, `[token, ...]`.
 pub fn token(v: &JsValue) -> u32 {
-    env::num(&env::get(v, "0")) as u32
+    env::num(&env::get(v, TOKEN)) as u32
 }
 
 /// The commands written for the shim as a core answers them: `(out,

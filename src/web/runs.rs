@@ -13,7 +13,7 @@ use super::busy::InFlight;
 use super::convert::{define, to_js};
 use super::env;
 use super::env::Text;
-use super::protocol::{command, input_of, token, write, Encode, Page};
+use super::protocol::{command, input_of, token, write, Encode, Page, REJECTED_REASON, SETTLED_VALUE};
 use super::transport::Transport;
 use crate::error::cat;
 use crate::perform::verify::Sender;
@@ -106,7 +106,7 @@ impl Flow {
 /// payment's (`Rejected` included, which reads the same for every run).
 fn flow_input(kind: u32, v: JsValue, read: &dyn Fn(JsValue) -> Got<JsValue>) -> Option<Input<JsValue>> {
     if kind == Feed::Settled as u32 {
-        return Some(Input::Settled(token(&v), read(env::get(&v, "1"))));
+        return Some(Input::Settled(token(&v), read(env::get(&v, SETTLED_VALUE))));
     }
     input_of(kind, v, false)
 }
@@ -118,7 +118,7 @@ fn refusal_passed(kind: u32, v: &JsValue) -> Option<(u32, crate::error::PayError
     if kind != Feed::Rejected as u32 {
         return None;
     }
-    let reason = env::get(v, "1");
+    let reason = env::get(v, REJECTED_REASON);
     if !env::is_object(&reason) {
         return None;
     }

@@ -64,3 +64,10 @@ export const EXPLAIN_ERROR = 1;
 export const HAND_OFF_HINT = 1;
 export const HAND_OFF_MS = 2;
 export const HAND_OFF_ERROR = 3;
+
+// The values of the inputs that carry several, by name (VALUES).
+export const SETTLED_TOKEN = 0;
+export const SETTLED_VALUE = 1;
+export const REJECTED_TOKEN = 0;
+export const REJECTED_REASON = 1;
+export const REJECTED_THREW = 2;
