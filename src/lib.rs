@@ -35,10 +35,28 @@
 //!   code per kind of hook).
 //!   The wasm edge (`web/pay.rs` for payments, `web/runs.rs` for the rest)
 //!   writes the commands for the shim and reads its inputs
-//!   (`web/protocol.rs`); the one driver, `drive` in `www/lib/perform.js`,
-//!   performs them in a page, in Node and in a mini-program. Nothing in
-//!   the crate polls a future or holds a timer or listener of its own:
-//!   every wait is a command the driver performs.
+//!   (`web/protocol.rs`); every run of a module, payments and the rest,
+//!   is kept in its one run table and fed through its one step export,
+//!   `__step` (`web/table.rs`); the one driver, `drive` in
+//!   `www/lib/perform.js`, performs them in a page, in Node and in a
+//!   mini-program. Every way a run ends is a core command (`Done`, `Fail`,
+//!   `Resolve`, `Found`, `Explain`, `HandOff`), refusals included
+//!   (`perform::busy`, `perform::refuse`). Nothing in the crate polls a
+//!   future or holds a timer or listener of its own: every wait is a
+//!   command the driver performs.
+//!
+//!   Following `pay()` to the wallet's call and back: `www/lib/index.js`
+//!   `pay` hands `perform.js` `drive` the start `bg.__payStart(payment,
+//!   options)`; `web/table.rs` `pay_start` gives the run its number and
+//!   `web/pay.rs` `start` claims the payment slot, plans
+//!   (`action.rs`) and starts `perform::Run`, whose commands
+//!   (`perform/io.rs`) `web/protocol.rs` `command` writes for the shim;
+//!   `drive` performs them (the wallet called by `OP_CALL_BRIDGE` or
+//!   `OP_CALL_API`) and feeds each answer back through `__step`
+//!   (`table.rs` `step`, then `pay.rs` `Flight::step`, `Run::step_into`),
+//!   until `Done` or `Fail` ends the run; having performed the end the
+//!   driver feeds `Release` and the run leaves the table, freeing the
+//!   slot.
 //!   Host tests drive every rule and fault with a fake world
 //!   (`perform/tests.rs`, `perform/flow_tests.rs`, `perform/watch_tests.rs`). The payment module
 //!   refuses bad input unworded (`error::WORDED`); the full module's

@@ -5,8 +5,8 @@
 #![cfg(all(target_arch = "wasm32", feature = "web-extra"))]
 
 use js_sys::{Reflect, JSON};
-use paybridge::perform::wire::{Feed, Op};
-use paybridge::web::{exports, pay, runs, wait};
+use paybridge::perform::wire::{field, Feed, Op};
+use paybridge::web::{exports, table, wait};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -74,28 +74,46 @@ fn waits_for_a_bridge_that_arrives_with_its_event() {
     let start = wait::wait_start(name.into(), "TestBridgeAReady".into(), js(r#"{"timeoutMs":2000}"#)).unwrap();
     let id = start.get(0).as_f64().unwrap() as u32;
     let listen: js_sys::Array = start.get(1).unchecked_into();
-    assert_eq!((listen.get(0), listen.get(2)), (1.into(), "TestBridgeAReady".into()), "listening first");
+    assert_eq!(
+        (listen.get(0), at(&listen, Op::Listen, "event")),
+        ((Op::Listen as u32).into(), "TestBridgeAReady".into()),
+        "listening first"
+    );
     assert_eq!(last(&start).0, Op::SetTimer as u32, "then a timer, the bridge not there");
-    assert_eq!(runs::counts(), (1, 1, 0), "listening before the bridge exists");
+    assert_eq!(counts(), (1, 1, 0), "listening before the bridge exists");
     let b = js(r#"{"id":7}"#);
     Reflect::set(&global, &name.into(), &b).unwrap();
-    let (op, c) = last(&runs::flow_step(id, Feed::Event as u32, "TestBridgeAReady".into()));
+    let (op, c) = last(&table::step(id, Feed::Event as u32, "TestBridgeAReady".into()));
     assert_eq!(op, Op::Resolve as u32);
-    assert_eq!(get(&c.get(1), "id"), 7);
-    assert_eq!(runs::counts(), (0, 0, 0), "nothing left behind");
-    assert_eq!(runs::flow_step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
+    assert_eq!(get(&at(&c, Op::Resolve, "value"), "id"), 7);
+    assert_eq!(counts(), (0, 0, 0), "nothing left behind");
+    assert_eq!(table::step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
 }
 
 #[wasm_bindgen_test]
 fn a_bridge_that_never_comes_times_out_cleanly() {
     let start = wait::wait_start("TestBridgeNever".into(), "TestBridgeNeverReady".into(), js(r#"{"timeoutMs":150}"#)).unwrap();
     let id = start.get(0).as_f64().unwrap() as u32;
-    let (op, c) = last(&runs::flow_step(id, Feed::Timer as u32, JsValue::from_f64(0.0)));
+    let (op, c) = last(&table::step(id, Feed::Timer as u32, JsValue::from_f64(0.0)));
     assert_eq!(op, Op::Reject as u32);
-    assert_eq!(code(&c.get(1)), "bridge_timeout");
-    assert_eq!(runs::counts(), (0, 0, 0));
+    assert_eq!(code(&at(&c, Op::Reject, "error")), "bridge_timeout");
+    assert_eq!(counts(), (0, 0, 0));
     let e = wait::wait_start(JsValue::from_f64(1.0), "E".into(), JsValue::UNDEFINED).unwrap_err();
     assert_eq!((code(&e), get(&e, "field")), ("invalid_options".into(), "name".into()));
+}
+
+/// What the module holds, `(listeners, waiters, retained)`: the query
+/// `Counts` of the one step export.
+fn counts() -> (u32, u32, u32) {
+    let c = table::step(0, Feed::Counts as u32, JsValue::UNDEFINED);
+    let n = |i| c.get(i).as_f64().unwrap() as u32;
+    (n(0), n(1), n(2))
+}
+
+/// Command `c`'s value `name`, read where the wire declares it
+/// (`perform::wire::FIELDS`), for `op`.
+fn at(c: &js_sys::Array, op: Op, name: &str) -> JsValue {
+    c.get(field(op, name).expect("a value the wire declares") as u32)
 }
 
 /// The last command of a batch, `[op, ...]`, and its operation.
@@ -111,35 +129,36 @@ fn pays_through_a_bridge_already_present() {
     let call = Closure::<dyn Fn()>::new(|| {});
     Reflect::set(&bridge_obj, &"call".into(), call.as_ref()).unwrap();
     Reflect::set(&global, &"Wallet1JSBridge".into(), &bridge_obj).unwrap();
-    let start = pay::pay_start(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), JsValue::UNDEFINED);
+    let start = table::pay_start(js(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#), JsValue::UNDEFINED);
     let id = start.get(0).as_f64().unwrap() as u32;
     let (op, c) = last(&start);
-    assert_eq!(op, 6, "the bridge is called at once");
-    assert_eq!(c.get(1), bridge_obj);
-    assert_eq!((c.get(2), c.get(3)), ("call".into(), "tradePay".into()));
-    assert_eq!(get(&c.get(4), "tradeNO"), "T");
-    assert_eq!(pay::counts(), (0, 0, 1), "the callback counts while the call runs");
+    assert_eq!(op, Op::CallBridge as u32, "the bridge is called at once");
+    let v = |name| at(&c, Op::CallBridge, name);
+    assert_eq!(v("bridge"), bridge_obj);
+    assert_eq!((v("method"), v("op")), ("call".into(), "tradePay".into()));
+    assert_eq!(get(&v("params"), "tradeNO"), "T");
+    assert_eq!(counts(), (0, 0, 1), "the callback counts while the call runs");
     // The wallet calls back while the call runs, then the call returns.
-    let during = pay::pay_step(id, Feed::Success as u32, js(r#"{"resultCode":"6001"}"#));
+    let during = table::step(id, Feed::Success as u32, js(r#"{"resultCode":"6001"}"#));
     assert_eq!(last(&during).0, 0, "only the callback event");
-    let after = pay::pay_step(id, Feed::Returned as u32, JsValue::UNDEFINED);
+    let after = table::step(id, Feed::Returned as u32, JsValue::UNDEFINED);
     let (op, c) = last(&after);
-    assert_eq!(op, 9);
-    let r = c.get(1);
+    assert_eq!(op, Op::Resolve as u32);
+    let r = at(&c, Op::Resolve, "value");
     assert_eq!(get(&r, "status"), "cancelled");
     assert_eq!(get(&r, "code"), "6001");
     assert_eq!(get(&r, "verified"), false);
     assert_eq!(get(&get(&r, "raw"), "resultCode"), "6001");
-    assert_eq!(pay::counts(), (0, 0, 0), "nothing left behind");
+    assert_eq!(counts(), (0, 0, 0), "nothing left behind");
     let again = JsValue::from_str(r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T"}}"#);
-    let busy = pay::pay_start(again.clone(), JsValue::UNDEFINED);
+    let busy = table::pay_start(again.clone(), JsValue::UNDEFINED);
     assert_eq!(busy.get(0), 0, "run 0: nothing started");
     let (op, c) = last(&busy);
-    assert_eq!((op, code(&c.get(1))), (10, "busy".into()), "until the shim has performed the end");
-    assert_eq!(pay::pay_step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
-    assert_eq!(pay::pay_step(id, Feed::Success as u32, js("{}")).length(), 0, "a late callback of an ended run changes nothing");
+    assert_eq!((op, code(&at(&c, Op::Reject, "error"))), (Op::Reject as u32, "busy".into()), "until the shim has performed the end");
+    assert_eq!(table::step(id, Feed::Release as u32, JsValue::UNDEFINED).length(), 0);
+    assert_eq!(table::step(id, Feed::Success as u32, js("{}")).length(), 0, "a late callback of an ended run changes nothing");
     Reflect::delete_property(&global, &JsValue::from_str("Wallet1JSBridge")).unwrap();
-    assert_eq!(last(&pay::pay_start(again, JsValue::UNDEFINED)).0, 10, "the slot is free: the next payment runs (and finds no bridge)");
+    assert_eq!(last(&table::pay_start(again, JsValue::UNDEFINED)).0, 10, "the slot is free: the next payment runs (and finds no bridge)");
 }
 
 #[wasm_bindgen_test]

@@ -4,7 +4,7 @@
 //!
 //! `UPDATE_WIRE=1 cargo test --test wire` writes the file anew.
 
-use paybridge::perform::wire::{Feed, Op};
+use paybridge::perform::wire::{Feed, Op, FIELDS, VALUES};
 use std::fs;
 use std::path::Path;
 
@@ -26,13 +26,30 @@ fn render() -> String {
     let mut out = String::from(
         "// Generated from src/perform/wire.rs by tests/wire.rs\n\
          // (UPDATE_WIRE=1 cargo test --test wire): do not edit by hand.\n\
-         // The operations of the commands the modules answer (OP_*) and the\n\
-         // kinds of input the shim feeds back (FEED_*), www/lib/perform.js.\n",
+         // The operations of the commands the modules answer (OP_*), the\n\
+         // kinds of input the shim feeds back (FEED_*) (www/lib/perform.js),\n\
+         // and where each command's values are, by name.\n",
     );
     for (prefix, all) in [("OP", Op::ALL), ("FEED", Feed::ALL)] {
         out.push('\n');
         for &(name, n) in all {
             out.push_str(&format!("export const {prefix}_{} = {n};\n", screaming(name)));
+        }
+    }
+    out.push_str(
+        "\n// Each command's values by name, their index in `[op, ...values]`\n// (FIELDS): `LISTEN_TARGET`, `Listen`'s `target`.\n",
+    );
+    for &(op, fields) in FIELDS {
+        let name = Op::ALL.iter().find(|&&(_, n)| n == op as u8).unwrap().0;
+        for (i, field) in fields.iter().enumerate() {
+            out.push_str(&format!("export const {}_{} = {};\n", screaming(name), field.to_ascii_uppercase(), i + 1));
+        }
+    }
+    out.push_str("\n// The values of the inputs that carry several, by name (VALUES).\n");
+    for &(feed, values) in VALUES {
+        let name = Feed::ALL.iter().find(|&&(_, n)| n == feed as u8).unwrap().0;
+        for (i, value) in values.iter().enumerate() {
+            out.push_str(&format!("export const {}_{} = {i};\n", screaming(name), value.to_ascii_uppercase()));
         }
     }
     out
@@ -76,7 +93,7 @@ fn the_shim_compares_and_feeds_no_number_of_its_own() {
             continue;
         }
         let text = fs::read_to_string(&path).unwrap();
-        for pattern in ["op ==", "op !=", "op >", "op <", "feed(", "step(id,", "__payStep(0,", "__payStep(id,"] {
+        for pattern in ["op ==", "op !=", "op >", "op <", "feed(", "step(id,", "__step(0,", "__step(id,"] {
             for line in numbered(&text, pattern) {
                 found.push(format!("{name}:{line}: `{pattern}` and a number"));
             }

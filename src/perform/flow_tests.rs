@@ -279,7 +279,11 @@ fn a_notification_is_accepted_only_when_verify_says_true() {
     let form = "seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=ok&full_name=A&sign=abc";
     let n = || crate::verify::parse_notification(&Json::str(form)).unwrap();
     let mut out: Vec<Cmd<u32>> = Vec::new();
-    let mut run = NoticeRun::start(n(), 500, &mut out);
+    let mut unchecked: Vec<Cmd<u32>> = Vec::new();
+    let run = NoticeRun::start(n(), false, 500, &mut unchecked);
+    assert_eq!(kinds(&unchecked), ["resolve"], "verify: false: the outcome at once, nothing asked");
+    assert!(run.over());
+    let mut run = NoticeRun::start(n(), true, 500, &mut out);
     assert_eq!(kinds(&out), ["timer Await 500", "await verify 1"]);
     let mut out = Vec::new();
     run.step_into(Input::Settled(1, Got::Flag(Ok(true))), &mut out);
@@ -291,7 +295,7 @@ fn a_notification_is_accepted_only_when_verify_says_true() {
         (Input::Rejected(1, 3, false), "hook_failed"),
         (Input::Timer(Timer::Await), "hook_failed"),
     ] {
-        let mut run = NoticeRun::start(n(), 500, &mut Vec::<Cmd<u32>>::new());
+        let mut run = NoticeRun::start(n(), true, 500, &mut Vec::<Cmd<u32>>::new());
         let mut out = Vec::new();
         run.step_into(input, &mut out);
         assert_eq!(kinds(&out), [format!("fail {code}")]);

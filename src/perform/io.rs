@@ -34,7 +34,7 @@ pub enum Detail<V> {
 /// A result as a command reports it: the payment's result and the wallet's
 /// own answer (`raw`). Boxed, as are a call's fields: every command is then
 /// a few words to build and to move, which the commands' many pushes and
-/// matches repay (0.09 KB less gzipped on the payment module).
+/// matches repay in the payment module's size.
 pub type Reported<V> = Box<(PayResult, Option<V>)>;
 
 /// `globalThis[bridge][method](op, params, callback)`.
@@ -89,9 +89,17 @@ pub enum Cmd<V> {
     /// The payment failed: the error, the thrown value behind it, and the
     /// wallet's unverified result when the failure came after it.
     Fail(PayError, Option<V>, Option<Reported<V>>),
+    /// A payment refused before it starts for an input it does not word
+    /// ([`crate::error::WORDED`]): the module that words it is asked to,
+    /// then the run ends rejecting with it.
+    Explain(PayError),
     /// The run's answer, with no event: the authentication client's outcome.
     #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
     Resolve(Json),
+    /// The run's answer, with no event: the global the bridge wait found
+    /// (`waitForBridge`), named.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+    Found(String),
     /// The run failed: the error, worded whole, and the value behind it as
     /// its cause (not read into the message, as [`Cmd::Fail`]'s is).
     #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]

@@ -60,10 +60,31 @@ pub use cardnet::{order_refusal, CardnetRun};
 pub use io::{ApiCall, BridgeCall, Cmd, Detail, Expect, Got, Hook, Input, Reported, Target};
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub use verify::{NoticeRun, VerifyRun};
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub use wait::BridgeWait;
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub use watch::{Says, WatchOptions, WatchRun};
 pub use wire::Timer;
+
+/// The command that ends a run refused before it starts: `busy`, for
+/// `export` (`pay`, `cardnetPay`), when another payment holds the one
+/// payment slot.
+pub fn busy<V>(export: &str) -> Cmd<V> {
+    let m = cat!(export, "() was called while another payment is still in flight; wait for its result first");
+    Cmd::Fail(PayError::new(Code::Busy, m), None, None)
+}
+
+/// The command that ends a payment refused before it starts for its input
+/// `e`: rejected with it where this build words its errors
+/// ([`crate::error::WORDED`]), else handed to the module that words it
+/// ([`Cmd::Explain`]).
+pub fn refuse<V>(e: PayError) -> Cmd<V> {
+    if crate::error::WORDED {
+        Cmd::Fail(e, None, None)
+    } else {
+        Cmd::Explain(e)
+    }
+}
 
 /// Whether this build calls mini-program APIs at all: every build but the
 /// browser's payment module (wasm, without `web-tools`), whose pages have
@@ -75,7 +96,7 @@ pub const API_CALLS: bool = !crate::PAYMENT_MODULE;
 /// browser's payment module, which hands the wallet's result to the full
 /// module for that ([`Cmd::HandOff`]). `confirm` runs only after the wallet
 /// has answered, so its code is not fetched before the wallet is called
-/// (0.57 KB less on the browser entry, gzipped); the module that runs it is
+/// (not in the browser entry); the module that runs it is
 /// fetched while the wallet's screen is up ([`Cmd::Preload`]).
 pub const CONFIRM_HERE: bool = !crate::PAYMENT_MODULE;
 

@@ -73,6 +73,8 @@ fn kind(c: &Cmd<u32>) -> String {
         Cmd::Await(t, Hook::Confirm(_)) => format!("await confirm {t}"),
         Cmd::Await(t, _) => format!("await {t}"),
         Cmd::Resolve(_) => "resolve".into(),
+        Cmd::Found(b) => format!("found {b}"),
+        Cmd::Explain(e) => format!("explain {}", e.code.as_str()),
         Cmd::FailCaused(e, _) => format!("fail {}", e.code.as_str()),
         Cmd::Preload => "preload".into(),
         Cmd::HandOff(r, ms) => format!("hand off {} {ms}", r.0.status.as_str()),
@@ -293,16 +295,15 @@ fn wait_for_bridge_alone_listens_first_and_ends_once() {
     assert!(wait.step::<u32>(Input::Event("BReady".into()), &w).is_empty(), "no bridge behind the event");
     w.bridge.set(true);
     let out = wait.step::<u32>(Input::Event("BReady".into()), &w);
-    assert_eq!(kinds(&out), ["unlisten BReady", "clear Ready"]);
+    assert_eq!(kinds(&out), ["unlisten BReady", "clear Ready", "found B"]);
     assert_eq!(wait.waiting(), None);
-    assert_eq!(wait.found(), Some("B"));
-    assert_eq!(wait.found(), None, "found once");
+    assert!(wait.step::<u32>(Input::Event("BReady".into()), &w).is_empty(), "found once");
     assert!(wait.step::<u32>(Input::Timer(Timer::Ready), &w).is_empty(), "a late timer changes nothing");
 
     // Already there: listened, then looked, then found, with no timer.
-    let (mut wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 300, &w);
-    assert_eq!(kinds(&out), ["listen BReady", "unlisten BReady"]);
-    assert_eq!(wait.found(), Some("B"));
+    let (wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 300, &w);
+    assert_eq!(kinds(&out), ["listen BReady", "unlisten BReady", "found B"]);
+    assert_eq!(wait.waiting(), None);
 }
 
 #[test]
@@ -318,13 +319,11 @@ fn wait_for_bridge_alone_looks_once_more_at_the_time_out() {
     // The bridge came just before the time-out, its event missed.
     let (mut wait, _) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 50, &w);
     w.bridge.set(true);
-    assert_eq!(kinds(&wait.step::<u32>(Input::Timer(Timer::Ready), &w)), ["unlisten BReady"]);
-    assert_eq!(wait.found(), Some("B"));
+    assert_eq!(kinds(&wait.step::<u32>(Input::Timer(Timer::Ready), &w)), ["unlisten BReady", "found B"]);
 
     // No document: only a bridge already there counts.
     let none = Fake::default();
-    let (mut wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 50, &none);
+    let (wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 50, &none);
     assert_eq!(kinds(&out), ["fail wrong_runtime"]);
     assert_eq!(wait.waiting(), None);
-    assert_eq!(wait.found(), None);
 }

@@ -7,7 +7,9 @@
 //! waiters is the shim's: it adds one per event and target, however many
 //! runs listen.
 
-use super::{Cmd, Input, Out, Target, Timer, World};
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
+use super::Input;
+use super::{Cmd, Out, Target, Timer, World};
 use crate::error::{cat, push_u64, Code, PayError};
 use crate::prelude::*;
 
@@ -70,15 +72,16 @@ pub(super) fn no_document_error(bridge: &str) -> PayError {
 }
 
 /// `waitForBridge(name, readyEvent, { timeoutMs })`: the wait alone, which
-/// ends with [`Cmd::Fail`] or with the bridge found ([`BridgeWait::found`]).
+/// ends with [`Cmd::Fail`] or with the bridge found ([`Cmd::Found`]).
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub struct BridgeWait {
     bridge: String,
     event: String,
     timeout_ms: u32,
     waiting: bool,
-    found: bool,
 }
 
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 impl BridgeWait {
     pub fn start<V>(bridge: String, event: String, timeout_ms: u32, w: &impl World) -> (BridgeWait, Vec<Cmd<V>>) {
         let mut out = Vec::new();
@@ -89,7 +92,7 @@ impl BridgeWait {
     /// [`BridgeWait::start`], its commands written to `out`.
     pub fn start_into<V>(bridge: String, event: String, timeout_ms: u32, w: &impl World, out: &mut impl Out<V>) -> BridgeWait {
         let looked = begin(&bridge, &event, timeout_ms, w, out);
-        let mut wait = BridgeWait { bridge, event, timeout_ms, waiting: false, found: false };
+        let mut wait = BridgeWait { bridge, event, timeout_ms, waiting: false };
         wait.end(looked, out);
         wait
     }
@@ -117,15 +120,10 @@ impl BridgeWait {
         self.waiting = looked == Looked::Waiting;
         match looked {
             Looked::Waiting => {}
-            Looked::Ready => self.found = true,
+            Looked::Ready => out.push(Cmd::Found(self.bridge.clone())),
             Looked::TimedOut => out.push(Cmd::Fail(timeout_error(&self.bridge, self.timeout_ms), None, None)),
             Looked::NoDocument => out.push(Cmd::Fail(no_document_error(&self.bridge), None, None)),
         }
-    }
-
-    /// The bridge's global name, once, when the last step found it.
-    pub fn found(&mut self) -> Option<&str> {
-        core::mem::take(&mut self.found).then_some(self.bridge.as_str())
     }
 
     /// Whether the wait goes on, and for which event.

@@ -1,5 +1,5 @@
-//! The wire between a module's edges (`web/pay.rs`, `web/wait.rs`,
-//! `web/protocol.rs`) and the shim that performs their commands
+//! The wire between a module's edges (`web/protocol.rs` writes, and
+//! `web/table.rs`'s one step export reads) and the shim that performs their commands
 //! (`www/lib/perform.js`), declared once: every operation a command may
 //! carry and every kind of input the shim may feed back.
 //!
@@ -43,15 +43,16 @@ macro_rules! wire {
 }
 
 wire! {
-    /// A command's operation, its first element: `[op, a, b, c, d]`. The
-    /// table of `web/protocol.rs` says what each carries and what the shim
-    /// does.
+    /// A command's operation, its first element: `[op, a, b, c, d]`, its
+    /// values named in [`FIELDS`]. The table of `web/protocol.rs` says what
+    /// the shim does with each.
     pub enum Op {
         /// `[Emit, type, detail]`: `onEvent({ type, at, detail })`.
         Emit = 0,
-        /// `[Listen, target, event, object]`: one listener an event and target.
+        /// `[Listen, key, event, target]`: one listener an event and target
+        /// (`key` names the target: the document, `globalThis`, a signal).
         Listen = 1,
-        /// `[Unlisten, target, event]`.
+        /// `[Unlisten, key, event]`.
         Unlisten = 2,
         /// `[SetTimer, timer, ms]`: feeds `[Timer, timer]` when it fires.
         SetTimer = 3,
@@ -70,7 +71,8 @@ wire! {
         /// (`[token, value, 1]` when `f` threw). The time-out is the run's
         /// own `SetTimer`.
         Await = 8,
-        /// `[Resolve, value, event]`: the run ends and its promise resolves.
+        /// `[Resolve, value, event]`: the run ends and its promise resolves
+        /// (`event`, when given, reported first with the value).
         Resolve = 9,
         /// `[Reject, error]`: the run ends and its promise rejects.
         Reject = 10,
@@ -85,8 +87,81 @@ wire! {
     }
 }
 
+/// Each command's values after its operation, by name, in the order the
+/// edge writes them (`[op, ...values]`, `web/protocol.rs`); the one
+/// declaration of what a command carries. `www/lib/protocol.js` has each
+/// value's index, generated from this table (`LISTEN_TARGET` for
+/// `Listen`'s `target`): the driver's tests write commands by these names
+/// (`tests/node/drive.test.mjs`), and the wasm tests read the edge's
+/// commands by them (`tests/web.rs`), so that the edge, the driver and
+/// this table cannot drift apart unseen.
+pub const FIELDS: &[(Op, &[&str])] = &[
+    (Op::Emit, &["type", "detail"]),
+    (Op::Listen, &["key", "event", "target"]),
+    (Op::Unlisten, &["key", "event"]),
+    (Op::SetTimer, &["timer", "ms"]),
+    (Op::ClearTimer, &["timer"]),
+    (Op::Navigate, &["location", "url"]),
+    (Op::CallBridge, &["bridge", "method", "op", "params"]),
+    (Op::CallApi, &["api", "method", "params", "complete"]),
+    (Op::Await, &["f", "x", "y", "token"]),
+    (Op::Resolve, &["value", "event"]),
+    (Op::Reject, &["error"]),
+    (Op::Explain, &["error"]),
+    (Op::HandOff, &["hint", "ms", "error"]),
+    (Op::Preload, &[]),
+];
+
+/// The index of `op`'s value `name` in a command (`[op, ...values]`), as
+/// [`FIELDS`] declares it.
+pub fn field(op: Op, name: &str) -> Option<usize> {
+    let (_, names) = FIELDS.iter().find(|(o, _)| *o == op)?;
+    Some(names.iter().position(|n| *n == name)? + 1)
+}
+
+/// The values of the inputs that carry several, by name, in order
+/// (`value` is `[token, value]` for `Settled`): the one declaration of
+/// what those inputs carry, generated into `www/lib/protocol.js`
+/// (`SETTLED_TOKEN`) and read by the edge through [`at`].
+pub const VALUES: &[(Feed, &[&str])] = &[(Feed::Settled, &["token", "value"]), (Feed::Rejected, &["token", "reason", "threw"])];
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The key of input `feed`'s value `name` ([`VALUES`]), found when the
+/// crate is compiled: a name the declaration lacks fails the build.
+pub const fn at(feed: Feed, name: &str) -> &'static str {
+    let mut i = 0;
+    while i < VALUES.len() {
+        let (f, names) = VALUES[i];
+        if f as u8 == feed as u8 {
+            let mut j = 0;
+            while j < names.len() {
+                if same(names[j], name) {
+                    return ["0", "1", "2", "3"][j];
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    panic!("an input value the wire does not declare (perform::wire::VALUES)")
+}
+
 wire! {
-    /// What the shim feeds back: `step(run, kind, value)`.
+    /// What the shim feeds back: `__step(run, kind, value)`.
     pub enum Feed {
         /// The last call or navigation returned.
         Returned = 0,
@@ -162,6 +237,19 @@ mod tests {
             assert_eq!(Timer::of(t as u32), Some(t));
         }
         assert_eq!(Timer::of(6), None);
+        // Every operation's values named, once each, in the declaration's
+        // order, and at most four of them (the edge writes `[op, a, b, c, d]`).
+        let ops: Vec<u8> = FIELDS.iter().map(|(o, _)| *o as u8).collect();
+        assert_eq!(ops, Op::ALL.iter().map(|&(_, n)| n).collect::<Vec<_>>());
+        for (_, names) in FIELDS {
+            assert!(names.len() <= 4);
+            for (i, n) in names.iter().enumerate() {
+                assert!(!names[..i].contains(n), "{n} twice");
+            }
+        }
+        assert_eq!(field(Op::Listen, "target"), Some(3));
+        assert_eq!(field(Op::Listen, "url"), None);
+        assert_eq!((at(Feed::Settled, "value"), at(Feed::Rejected, "threw")), ("1", "2"));
         assert_eq!(Timer::of(u32::MAX), None);
     }
 }

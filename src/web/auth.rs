@@ -13,7 +13,8 @@ use super::convert::from_js;
 use super::env;
 use super::env::Text;
 use super::error::to_js as err;
-use super::runs::{begin, Client, Flow};
+use super::runs::{Client, Flow};
+use super::table::begin;
 use super::transport::Transport;
 use crate::error::{cat, u64_str, Code, PayError};
 use crate::json::Json;
@@ -262,7 +263,7 @@ impl AuthClient {
         check_fields(fields, &|f: &Json| validate(kind, f, strict))
     }
 
-    /// Starts one call of `op`: its run, fed by `__flowStep`.
+    /// Starts one call of `op`: its run, fed by `__step`.
     fn start(&self, op: Operation, fields: Result<Json, PayError>) -> Result<Array, JsValue> {
         let fields = fields.map_err(|e| err(&e))?;
         let inner = self.inner.clone();

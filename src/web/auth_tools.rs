@@ -7,10 +7,11 @@ use super::auth::{whole, DEFAULT_REQUEST_TIMEOUT_MS};
 use super::convert::{from_js, set, to_js};
 use super::env::Text;
 use super::error::to_js as err;
-use super::runs::{begin, Flow, Hooks};
+use super::runs::{Flow, Hooks};
+use super::table::begin;
 use crate::error::{cat, Code, PayError, Problem};
 use crate::json::Json;
-use crate::perform::{Cmd, NoticeRun};
+use crate::perform::NoticeRun;
 use crate::prelude::*;
 use crate::verify::fields::{validate, Kind};
 use crate::verify::notify::MAX_SEQ_ID_LEN;
@@ -110,12 +111,12 @@ pub fn notice_start(body: JsValue, verify: JsValue) -> Result<Array, JsValue> {
         )));
     }
     let n = notification(&body).map_err(|e| err(&e))?;
-    let Some(f) = verify else {
-        // Run 0, kept nowhere: it ends as it starts.
-        let u = JsValue::UNDEFINED;
-        return Ok(Array::of2(&JsValue::from_f64(0.0), &super::protocol::command(&Cmd::Resolve(n.outcome.to_json()), &u, &u)));
+    let hooks = match &verify {
+        Some(f) => Hooks::Verify(f),
+        None => Hooks::None,
     };
-    Ok(begin(Hooks::Verify(&f.clone()), |w| Flow::Notice(NoticeRun::start(n, DEFAULT_REQUEST_TIMEOUT_MS, w), f)))
+    let checked = verify.is_some();
+    Ok(begin(hooks, |w| Flow::Notice(NoticeRun::start(n, checked, DEFAULT_REQUEST_TIMEOUT_MS, w), verify.clone())))
 }
 
 /// `passesThreshold(score, threshold = 60) -> boolean`: true when the score

@@ -13,7 +13,8 @@ use super::env;
 use super::env::Text;
 use super::error::to_js as err;
 use super::exports::{options_from, runtime_for};
-use super::runs::{begin, Flow, Hooks};
+use super::runs::{Flow, Hooks};
+use super::table::begin;
 use crate::authorize::once::{self, Record};
 use crate::authorize::{self as auth, AuthCallback};
 use crate::error::{cat, Code, PayError, Result};
@@ -285,7 +286,7 @@ pub fn new_state() -> core::result::Result<String, JsValue> {
 /// `__cardnetStart(callback, { order, expectedState?, now?, ...PayOptions })
 /// -> [run, ...commands]`: `cardnetPay`, whose promise the shim's driver
 /// settles (`www/lib/flows.js`), as a run of [`CardnetRun`], fed by
-/// `__flowStep`.
+/// `__step`.
 ///
 /// The card-network flow on the page: read the callback (`callback` is the
 /// address, or the object `parseAuthCallback` gave and the page kept),
@@ -298,7 +299,12 @@ pub fn new_state() -> core::result::Result<String, JsValue> {
 /// one throws its `PayError`, which rejects the promise.
 #[wasm_bindgen(js_name = __cardnetStart, skip_typescript)]
 pub fn cardnet_start(callback: JsValue, options: JsValue) -> Js {
-    let slot = claim("cardnetPay")?;
+    let Some(slot) = claim() else {
+        // Refused before it starts: run 0, kept nowhere, and the core's
+        // command that ends it.
+        let end = super::protocol::command(&crate::perform::busy("cardnetPay"), &JsValue::UNDEFINED, &options);
+        return Ok(js_sys::Array::of2(&JsValue::from_f64(0.0), &end).into());
+    };
     let e = |e: PayError| err(&e);
     let opts = options_from(&options).map_err(e)?;
     if !env::can_navigate() {

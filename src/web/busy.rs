@@ -3,9 +3,7 @@
 
 use super::convert::set;
 use super::env;
-use super::error::to_js as err;
 use super::local::Local;
-use crate::error::{cat, Code, PayError};
 use core::cell::Cell;
 use wasm_bindgen::prelude::*;
 
@@ -14,15 +12,11 @@ static BUSY: Local<Cell<bool>> = Local::new(Cell::new(false));
 /// Clears the in-flight flag when the payment ends, however it ends.
 pub struct InFlight;
 
-/// Claims the one payment slot for `export` (`pay`, `cardnetPay`): a
-/// second payment while one is in flight is `busy`.
-pub fn claim(export: &str) -> Result<InFlight, JsValue> {
-    if swap_busy(true) {
-        let e =
-            PayError::new(Code::Busy, cat!(export, "() was called while another payment is still in flight; wait for its result first"));
-        return Err(err(&e));
-    }
-    Ok(InFlight)
+/// Claims the one payment slot: `None` while another payment is in flight
+/// (the core then answers `busy`, [`crate::perform::busy`]).
+pub fn claim() -> Option<InFlight> {
+    // Not `then_some`: an `InFlight` made and dropped would free the slot.
+    (!swap_busy(true)).then(|| InFlight)
 }
 
 impl Drop for InFlight {

@@ -33,6 +33,7 @@ pub mod platform;
 pub mod protocol;
 #[cfg(feature = "web-extra")]
 pub mod runs;
+pub mod table;
 #[cfg(feature = "web-extra")]
 pub mod transport;
 #[cfg(feature = "web-extra")]

@@ -3,17 +3,19 @@
 //! `cardnetPay()`, the authentication client and `verifyNotification()` in
 //! [`super::runs`]) and the shim that performs (`www/lib/perform.js`).
 //!
-//! A run starts with `[run, ...commands]` and is fed with
-//! `step(run, kind, value)`, which answers the next commands. A command is
-//! an array, its first element the operation ([`Op`]); an input's kind is
-//! a [`Feed`]. Both are declared once, in `perform/wire.rs`, from which
-//! `www/lib/protocol.js` is generated:
+//! A run starts with `[run, ...commands]` and is fed with the module's one
+//! step export, `__step(run, kind, value)` ([`super::table`]), which
+//! answers the next commands. A command is
+//! an array, its first element the operation ([`Op`]), then its values in
+//! the order `perform::wire::FIELDS` names them ([`write`]); an input's
+//! kind is a [`Feed`]. All are declared once, in `perform/wire.rs`, from
+//! which `www/lib/protocol.js` is generated:
 //!
 //! | command | the shim |
 //! | --- | --- |
 //! | `[Emit, type, detail]` | calls `onEvent({ type, at, detail })` |
-//! | `[Listen, t, event, target]`, `[Unlisten, t, event]` | adds, removes a listener on `target` (`t`: 0 the document, 1 `globalThis`, 2 the `signal` option) that feeds `[Event, event]` |
-//! | `[SetTimer, id, ms]`, `[ClearTimer, id]` | sets (feeds `[Timer, id]`), clears a timer |
+//! | `[Listen, key, event, target]`, `[Unlisten, key, event]` | adds, removes a listener on `target` (`key`: 0 the document, 1 `globalThis`, 2 the `signal` option) that feeds `[Event, event]` |
+//! | `[SetTimer, timer, ms]`, `[ClearTimer, timer]` | sets (feeds `[Timer, timer]`), clears a timer |
 //! | `[Navigate, location, url]` | `location.assign(url)` |
 //! | `[CallBridge, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[Success, v]` |
 //! | `[CallApi, api, method, params, complete]` | `api[method](params)` with `success`, `fail` (and `complete`) feeding `[Success \| Fail \| Complete, v]` |
@@ -23,8 +25,10 @@
 //! | `[HandOff, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
 //! | `[Preload]` (the payment module, with `confirm`) | starts loading the full module (a failure is `HandOff`'s) |
 //!
-//! A payment that cannot start (busy, or bad input where it is worded)
-//! answers run 0 with `[Reject, error]`.
+//! A run that cannot start (busy, or bad input where it is worded)
+//! answers run 0, kept nowhere, with `[Reject, error]`: the core's command
+//! that ends it (`perform::busy`, `perform::refuse`). A bridge wait ends
+//! with the core's `Found`, written `[Resolve, bridge]`.
 //!
 //! After `Navigate`, `CallBridge` and `CallApi` the shim feeds `[Returned]`
 //! when the call returned and `[Threw, e]` when it threw. Having performed
@@ -36,15 +40,13 @@ use super::convert::{from_js, set, to_js};
 use super::env;
 use super::env::Text;
 use super::error::{from_thrown, to_js as err};
-use super::local::Local;
 use crate::error::{Code, PayError};
 use crate::event::EventType;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
-use crate::perform::wire::{Feed, Op};
+use crate::perform::wire::{at, Feed, Op};
 use crate::perform::{Cmd, Detail, Got, Hook, Input, Out, Target, Timer, World};
 use crate::prelude::*;
-use core::cell::Cell;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
@@ -80,18 +82,6 @@ impl World for Page<'_> {
     }
 }
 
-/// The answer to a start: a new run number from `counter` (payments and
-/// waits each number their own), first of the array the commands follow.
-pub fn started(counter: &Local<Cell<u32>>) -> (u32, Array) {
-    let id = counter.with(|n| {
-        n.set(n.get().wrapping_add(1));
-        n.get()
-    });
-    let out = Array::new();
-    out.push(&JsValue::from_f64(id as f64));
-    (id, out)
-}
-
 /// What happened, as the shim feeds it (`kind`, a [`Feed`]); `None` for a
 /// kind that is no input (`Release`, `Counts`, an unknown number) or a
 /// timer no command set. A wallet callback's answer is read only when
@@ -117,15 +107,25 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
         // over (perform::CONFIRM_HERE): `confirm`'s answer, `[token, value]`,
         // read as its text; or `[token, reason, threw]`.
         Feed::Settled | Feed::Rejected if !crate::perform::CONFIRM_HERE => return None,
-        Feed::Settled => Input::Settled(token(&v), Got::Text(env::get(&v, "1").text().ok_or_else(String::new))),
-        Feed::Rejected => Input::Rejected(token(&v), env::get(&v, "1"), env::get(&v, "2").is_truthy()),
+        Feed::Settled => Input::Settled(token(&v), Got::Text(env::get(&v, SETTLED_VALUE).text().ok_or_else(String::new))),
+        Feed::Rejected => Input::Rejected(token(&v), env::get(&v, REJECTED_REASON), env::get(&v, REJECTED_THREW).is_truthy()),
         Feed::Release | Feed::Counts => return None,
     })
 }
 
+/// Where an awaited call's answer is in its settling, and a rejection's
+/// reason ([`crate::perform::wire::VALUES`]).
+/// Constants, so that each is found when the crate is compiled.
+pub const SETTLED_VALUE: &str = at(Feed::Settled, "value");
+pub const REJECTED_REASON: &str = at(Feed::Rejected, "reason");
+const REJECTED_THREW: &str = at(Feed::Rejected, "threw");
+const TOKEN: &str = at(Feed::Settled, "token");
+// One token place for both settlings: `token` reads either.
+const _: () = assert!(TOKEN.as_bytes()[0] == at(Feed::Rejected, "token").as_bytes()[0]);
+
 /// The token of an awaited call's settling, `[token, ...]`.
 pub fn token(v: &JsValue) -> u32 {
-    env::num(&env::get(v, "0")) as u32
+    env::num(&env::get(v, TOKEN)) as u32
 }
 
 /// The commands written for the shim as a core answers them: `(out,
@@ -140,8 +140,7 @@ impl Out<JsValue> for Encode<'_> {
 
 /// One command as the shim performs it. Read by reference, so that the
 /// command is dropped in one place, by its writer, not at every call site
-/// with a drop for every kind of command (0.2 KB gzipped on the payment
-/// module).
+/// with a drop for every kind of command.
 pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
@@ -184,6 +183,9 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         #[cfg(feature = "web-extra")]
         Cmd::Resolve(j) => (Op::Resolve, to_js(j), u(), u(), u()),
         #[cfg(feature = "web-extra")]
+        Cmd::Found(name) => (Op::Resolve, env::global_get(name), u(), u(), u()),
+        Cmd::Explain(e) => (Op::Explain, err(e), u(), u(), u()),
+        #[cfg(feature = "web-extra")]
         Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(e, cause), u(), u(), u()),
         Cmd::Preload => (Op::Preload, u(), u(), u(), u()),
         Cmd::HandOff(r, ms) => {
@@ -208,7 +210,15 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
             (Op::Reject, error, u(), u(), u())
         }
     };
-    Array::of5(&n(op as u32), &a, &b, &c, &d).into()
+    write(op, &a, &b, &c, &d)
+}
+
+/// A command as the shim reads it, `[op, a, b, c, d]`: its values in the
+/// order the wire declares for `op` (`perform::wire::FIELDS`). Every
+/// command of every run is written here.
+#[inline(always)]
+pub fn write(op: Op, a: &JsValue, b: &JsValue, c: &JsValue, d: &JsValue) -> JsValue {
+    Array::of5(&JsValue::from_f64(op as u8 as f64), a, b, c, d).into()
 }
 
 /// The wallet's answer as the outcome reads it: the members it reads, each

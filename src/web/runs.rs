@@ -1,23 +1,19 @@
 //! The full module's runs besides the payment: bridge waits
 //! (`waitForBridge`), the card-network flow (`cardnetPay`), the
-//! authentication client's calls and `verifyNotification`. Each is a core
-//! state machine ([`crate::perform`]) performed by the one shim driver
-//! (`www/lib/perform.js`, `drive`), in the protocol of [`super::protocol`]:
-//! its start export answers `[run, ...commands]` (or throws the
-//! `PayError` of a bad argument), and `__flowStep(run, kind, value)` feeds
-//! what happened.
-//!
-//! What must stay true: every run is kept, with what it holds (the payment
-//! slot of `cardnetPay`), until the shim feeds `Release`, having performed
-//! its end; any number of runs may be going on at once; an input for a run
-//! that is not kept does nothing.
+//! authentication client's calls, `verifyNotification` and `watchPayment`.
+//! Each is a core state machine ([`crate::perform`]) performed by the one
+//! shim driver (`www/lib/perform.js`, `drive`), in the protocol of
+//! [`super::protocol`]: its start export answers `[run, ...commands]` (or
+//! throws the `PayError` of a bad argument), and the module's one step
+//! export, `__step(run, kind, value)`, feeds what happened. Every run is
+//! kept in the module's one run table ([`super::table`]), payments
+//! included, until the shim feeds `Release`.
 
 use super::busy::InFlight;
 use super::convert::{define, to_js};
 use super::env;
 use super::env::Text;
-use super::local::{Local, RefCell};
-use super::protocol::{command, input_of, started, token, Encode, Page};
+use super::protocol::{command, input_of, token, write, Encode, Page, REJECTED_REASON, SETTLED_VALUE};
 use super::transport::Transport;
 use crate::error::cat;
 use crate::perform::verify::Sender;
@@ -38,102 +34,71 @@ pub enum Flow {
     /// The run, its client, and the `AbortController` of the request it
     /// awaits (`fetch`'s, where the runtime has one).
     Verify(Box<VerifyRun<JsValue>>, Rc<Client>, Rc<Cell<Option<JsValue>>>),
-    /// The run and its `verify` hook.
-    Notice(NoticeRun, Function),
+    /// The run and its `verify` hook (none: `verify: false`).
+    Notice(NoticeRun, Option<Function>),
     /// `watchPayment`: the run, its options (`signal`) and `ask`.
     Watch(Box<WatchRun>, JsValue, Function),
 }
 
-static RUNS: Local<RefCell<Vec<(u32, Flow)>>> = Local::new(RefCell::new(Vec::new()));
-static NEXT: Local<Cell<u32>> = Local::new(Cell::new(0));
-
-/// Starts a run: `start` writes its first commands, its awaited calls
-/// made of `hooks`; the answer is `[run, ...commands]`.
-pub fn begin(hooks: Hooks, start: impl FnOnce(&mut Writer) -> Flow) -> Array {
-    begin_numbered(|_| hooks, start)
-}
-
-/// [`begin`], with hooks that know the run's number.
-pub fn begin_numbered<'a>(hooks: impl FnOnce(u32) -> Hooks<'a>, start: impl FnOnce(&mut Writer) -> Flow) -> Array {
-    let (id, out) = started(&NEXT);
-    let flow = start(&mut Writer { out: &out, hooks: hooks(id) });
-    keep(id, flow, &out);
-    out
-}
-
-/// `__flowStep(run, kind, value) -> commands`: what happened to a run of
-/// [`begin`] (`kind` a [`Feed`]); `Release` once the shim has performed
-/// its end.
-#[wasm_bindgen(js_name = __flowStep, skip_typescript)]
-pub fn flow_step(id: u32, kind: u32, v: JsValue) -> Array {
-    let out = Array::new();
-    // Taken out while the core steps: a value the shim hands on may call
-    // back into this module, which then finds no run to feed.
-    let taken = RUNS.with(|r| {
-        let mut r = r.borrow_mut();
-        let i = r.iter().position(|(rid, _)| *rid == id)?;
-        Some(r.swap_remove(i).1)
-    });
-    let Some(mut flow) = taken.filter(|_| kind != Feed::Release as u32) else { return out };
-    let none = JsValue::UNDEFINED;
-    match &mut flow {
-        Flow::Wait(w) => {
-            if let Some(input) = input_of(kind, v, false) {
-                w.step_into(input, &Page(&none), &mut Encode(&out, &none, &none));
+impl Flow {
+    /// What happened to run `id` (`kind` a [`Feed`]), its commands written
+    /// to `out`.
+    pub fn step(&mut self, id: u32, kind: u32, v: JsValue, out: &Array) {
+        let none = JsValue::UNDEFINED;
+        match self {
+            Flow::Wait(w) => {
+                if let Some(input) = input_of(kind, v, false) {
+                    w.step_into(input, &Page(&none), &mut Encode(out, &none, &none));
+                }
             }
-        }
-        Flow::Cardnet(run, options, _) => {
-            let input = match refusal_passed(kind, &v) {
-                Some((t, e)) => Some(Input::Settled(t, Got::Payment(Box::new(Err(e)), v))),
-                None => flow_input(kind, v, &|x| Got::Payment(Box::new(super::exports::payment_from(&x)), x)),
-            };
-            if let Some(input) = input {
-                run.step_into(input, &Page(options), &mut Writer { out: &out, hooks: Hooks::Order(options) });
+            Flow::Cardnet(run, options, _) => {
+                let input = match refusal_passed(kind, &v) {
+                    Some((t, e)) => Some(Input::Settled(t, Got::Payment(Box::new(Err(e)), v))),
+                    None => flow_input(kind, v, &|x| Got::Payment(Box::new(super::exports::payment_from(&x)), x)),
+                };
+                if let Some(input) = input {
+                    run.step_into(input, &Page(options), &mut Writer { out, hooks: Hooks::Order(options) });
+                }
             }
-        }
-        Flow::Verify(run, inner, request) => {
-            let expect = run.expects();
-            let read = |x| match expect {
-                Expect::Text => text(x),
-                Expect::Flag => flag(x),
-                Expect::Answer => inner.transport.got(x),
-            };
-            if let Some(input) = flow_input(kind, v, &read) {
-                run.step_into(input, &**inner, &mut Writer { out: &out, hooks: Hooks::Client(inner, request) });
+            Flow::Verify(run, inner, request) => {
+                let expect = run.expects();
+                let read = |x| match expect {
+                    Expect::Text => text(x),
+                    Expect::Flag => flag(x),
+                    Expect::Answer => inner.transport.got(x),
+                };
+                if let Some(input) = flow_input(kind, v, &read) {
+                    run.step_into(input, &**inner, &mut Writer { out, hooks: Hooks::Client(inner, request) });
+                }
+                // A request the run no longer awaits (its time-out passed, the
+                // run ended) is aborted, not left open.
+                if !run.sending() {
+                    if let Some(c) = request.take() {
+                        super::transport::abort(&c);
+                    }
+                }
             }
-            // A request the run no longer awaits (its time-out passed, the
-            // run ended) is aborted, not left open.
-            if !run.sending() {
-                if let Some(c) = request.take() {
-                    super::transport::abort(&c);
+            Flow::Notice(run, f) => {
+                if let (Some(input), Some(f)) = (flow_input(kind, v, &flag), f) {
+                    run.step_into(input, &mut Writer { out, hooks: Hooks::Verify(f) });
+                }
+            }
+            Flow::Watch(run, options, ask) => {
+                if let Some(input) = flow_input(kind, v, &status) {
+                    run.step_into(input, &mut Writer { out, hooks: Hooks::Watch(options, ask, id) });
                 }
             }
         }
-        Flow::Notice(run, f) => {
-            if let Some(input) = flow_input(kind, v, &flag) {
-                run.step_into(input, &mut Writer { out: &out, hooks: Hooks::Verify(f) });
-            }
-        }
-        Flow::Watch(run, options, ask) => {
-            if let Some(input) = flow_input(kind, v, &status) {
-                run.step_into(input, &mut Writer { out: &out, hooks: Hooks::Watch(options, ask, id) });
-            }
-        }
     }
-    keep(id, flow, &out);
-    out
-}
 
-/// Keeps the run until the shim has performed its end; a wait that found
-/// its bridge ends with `[Resolve, bridge]`, written here after the step's
-/// commands.
-fn keep(id: u32, mut flow: Flow, out: &Array) {
-    if let Flow::Wait(w) = &mut flow {
-        if let Some(bridge) = w.found() {
-            out.push(&Array::of2(&JsValue::from_f64(Op::Resolve as u8 as f64), &env::global_get(bridge)));
+    /// What the run holds: the ready event it waits on (a wait), whether it
+    /// is a waiter, whether it is another run going on.
+    pub fn counts(&self) -> (Option<&str>, usize, usize) {
+        match self {
+            Flow::Wait(w) => (w.waiting(), usize::from(w.waiting().is_some()), 0),
+            _ => (None, 0, 1),
         }
     }
-    RUNS.with(|r| r.borrow_mut().push((id, flow)));
 }
 
 /// An input of a run that awaits calls: an awaited answer, `[token,
@@ -141,7 +106,7 @@ fn keep(id: u32, mut flow: Flow, out: &Array) {
 /// payment's (`Rejected` included, which reads the same for every run).
 fn flow_input(kind: u32, v: JsValue, read: &dyn Fn(JsValue) -> Got<JsValue>) -> Option<Input<JsValue>> {
     if kind == Feed::Settled as u32 {
-        return Some(Input::Settled(token(&v), read(env::get(&v, "1"))));
+        return Some(Input::Settled(token(&v), read(env::get(&v, SETTLED_VALUE))));
     }
     input_of(kind, v, false)
 }
@@ -153,7 +118,7 @@ fn refusal_passed(kind: u32, v: &JsValue) -> Option<(u32, crate::error::PayError
     if kind != Feed::Rejected as u32 {
         return None;
     }
-    let reason = env::get(v, "1");
+    let reason = env::get(v, REJECTED_REASON);
     if !env::is_object(&reason) {
         return None;
     }
@@ -254,7 +219,7 @@ impl Out<JsValue> for Writer<'_> {
             let mut key = String::from("signal");
             crate::error::push_u64(&mut key, *id as u64);
             let key = s(&key);
-            self.out.push(&Array::of4(&JsValue::from_f64(op as u8 as f64), &key, &s(e), &env::get(o, "signal")));
+            self.out.push(&write(op, &key, &s(e), &env::get(o, "signal"), &u));
             return;
         }
         let Cmd::Await(token, hook) = c else {
@@ -278,27 +243,6 @@ impl Out<JsValue> for Writer<'_> {
             _ => (u.clone(), u.clone(), u),
         };
         let n = JsValue::from_f64(token as f64);
-        self.out.push(&Array::of5(&JsValue::from_f64(Op::Await as u8 as f64), &f, &x, &y, &n));
+        self.out.push(&write(Op::Await, &f, &x, &y, &n));
     }
-}
-
-/// What the full module's runs hold: `(listeners, waiters, runs)`: the
-/// waits' ready-event listeners (one an event, however many wait on it)
-/// and waits, and the other runs going on (none between calls).
-pub fn counts() -> (usize, usize, usize) {
-    RUNS.with(|r| {
-        let r = r.borrow();
-        let mut events: Vec<&str> = r
-            .iter()
-            .filter_map(|(_, f)| match f {
-                Flow::Wait(w) => w.waiting(),
-                _ => None,
-            })
-            .collect();
-        let waiters = events.len();
-        let others = r.iter().filter(|(_, f)| !matches!(f, Flow::Wait(_))).count();
-        events.sort_unstable();
-        events.dedup();
-        (events.len(), waiters, others)
-    })
 }

@@ -4,9 +4,9 @@
 //!
 //! `__waitStart(name, readyEvent, options)` checks the arguments (a bad one
 //! throws its `PayError`) and answers `[wait, ...commands]`;
-//! `__flowStep(wait, kind, value)` feeds what happened ([`super::runs`]).
+//! `__step(wait, kind, value)` feeds what happened ([`super::table`]).
 //! The commands and inputs are `pay()`'s (`web/pay.rs`); the wait ends with
-//! `[Resolve, bridge]` or `[Reject, error]`. Any number of waits may run at
+//! the core's `Found` (`[Resolve, bridge]`) or `Fail` (`[Reject, error]`). Any number of waits may run at
 //! once; the shim shares one listener among them.
 
 use super::env::Text;
@@ -46,19 +46,20 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
     };
     let (name, event, ms) = args().map_err(|e| err(&e))?;
     let none = JsValue::UNDEFINED;
-    Ok(super::runs::begin(super::runs::Hooks::None, |w| {
+    Ok(super::table::begin(super::runs::Hooks::None, |w| {
         Flow::Wait(BridgeWait::start_into(name, event, ms, &Page(&none), &mut Encode(w.out, &none, &none)))
     }))
 }
 
 /// `__watchStart(ask, options?) -> [run, ...commands]`: `watchPayment`,
 /// whose promise the shim's driver settles (`www/lib/flows.js`), as a run
-/// of [`WatchRun`] fed by `__flowStep`. A bad argument throws its
+/// of [`WatchRun`] fed by `__step`. A bad argument throws its
 /// `PayError` (`ask`, or the option named), which rejects the promise; a
 /// `signal` that has aborted already ends the watch before its first ask.
 #[wasm_bindgen(js_name = __watchStart, skip_typescript)]
 pub fn watch_start(ask: JsValue, options: JsValue) -> Result<Array, JsValue> {
-    use super::runs::{begin_numbered, Hooks};
+    use super::runs::Hooks;
+    use super::table::begin_numbered;
     use wasm_bindgen::JsCast;
     let bad = |field: &str, why: &str| err(&PayError::field(Code::InvalidOptions, field, cat!(field, " ", why)));
     let Ok(ask) = ask.dyn_into::<js_sys::Function>() else {

@@ -1,5 +1,5 @@
 // The one driver, www/lib/perform.js drive(), on its own: a scripted run
-// stands in for the module (its `step` records what it is fed and answers
+// stands in for the module (its `__step` records what it is fed and answers
 // the commands the test gives), so each command's performance and each
 // input fed back are seen without a wasm module. Timers run on the test's
 // clock (node:test's mock timers), never on the wall clock.
@@ -11,6 +11,23 @@ import * as W from "../../www/lib/protocol.js";
 const RUN = 7;
 
 /**
+ * A command written by name, as src/perform/wire.rs declares its values
+ * (FIELDS; www/lib/protocol.js has each one's index, `LISTEN_TARGET`):
+ * `cmd(W.OP_LISTEN, { key, event, target })`. The driver reads them by
+ * place, so a declaration that drifts from the driver fails these tests.
+ */
+function cmd(op, values) {
+  const name = Object.keys(W).find((k) => k.startsWith("OP_") && W[k] === op).slice(3);
+  const c = [op];
+  for (const [k, v] of Object.entries(values)) {
+    const at = W[`${name}_${k.toUpperCase()}`];
+    assert.ok(at, `${name} has no value named ${k} (src/perform/wire.rs FIELDS)`);
+    c[at] = v;
+  }
+  return c;
+}
+
+/**
  * A scripted run: `first` the commands start() answers, `then(kind, v)`
  * the commands after an input (none unless it says). `fed` lists every
  * input as [run, kind, value].
@@ -20,7 +37,7 @@ function script(first, then = () => []) {
   return {
     fed,
     start: () => [RUN, ...first],
-    step: (id, kind, v) => {
+    __step: (id, kind, v) => {
       fed.push([id, kind, v]);
       return kind == W.FEED_RELEASE ? [] : then(kind, v);
     },
@@ -52,15 +69,15 @@ function target() {
 }
 
 test("drive: a run that resolves at once settles with its value, fed RELEASE once", async () => {
-  const s = script([[W.OP_RESOLVE, { status: "succeeded" }]]);
-  assert.deepEqual(await drive(s.start, s.step), { status: "succeeded" });
+  const s = script([cmd(W.OP_RESOLVE, { value: { status: "succeeded" } })]);
+  assert.deepEqual(await drive(s.start, s), { status: "succeeded" });
   assert.deepEqual(s.fed, [[RUN, W.FEED_RELEASE, undefined]]);
 });
 
 test("drive: a rejecting run rejects with its error; a start that throws rejects without a step", async () => {
   const err = new Error("no");
-  const s = script([[W.OP_REJECT, err]]);
-  await assert.rejects(drive(s.start, s.step), (e) => e === err);
+  const s = script([cmd(W.OP_REJECT, { error: err })]);
+  await assert.rejects(drive(s.start, s), (e) => e === err);
   const boom = new Error("start");
   let stepped = false;
   await assert.rejects(
@@ -68,9 +85,11 @@ test("drive: a rejecting run rejects with its error; a start that throws rejects
       () => {
         throw boom;
       },
-      () => {
-        stepped = true;
-        return [];
+      {
+        __step: () => {
+          stepped = true;
+          return [];
+        },
       },
     ),
     (e) => e === boom,
@@ -81,11 +100,11 @@ test("drive: a rejecting run rejects with its error; a start that throws rejects
 test("drive: EMIT reports { type, at, detail } to onEvent; a throwing onEvent breaks nothing", async () => {
   const events = [];
   const s = script([
-    [W.OP_EMIT, "planned", { kind: "redirect" }],
-    [W.OP_EMIT, "waiting"],
-    [W.OP_RESOLVE, "done", "result"],
+    cmd(W.OP_EMIT, { type: "planned", detail: { kind: "redirect" } }),
+    cmd(W.OP_EMIT, { type: "waiting" }),
+    cmd(W.OP_RESOLVE, { value: "done", event: "result" }),
   ]);
-  const v = await drive(s.start, s.step, (e) => {
+  const v = await drive(s.start, s, (e) => {
     events.push(e);
     throw new Error("the page's own bug");
   });
@@ -105,11 +124,11 @@ test("drive: EMIT reports { type, at, detail } to onEvent; a throwing onEvent br
 test("drive: LISTEN shares one listener per target and event among runs; the last run's end removes it", async () => {
   const t = target();
   const mk = () =>
-    script([[W.OP_LISTEN, "win:", "ready", t]], (kind) => (kind == W.FEED_EVENT ? [[W.OP_RESOLVE, "heard"]] : []));
+    script([cmd(W.OP_LISTEN, { key: "win:", event: "ready", target: t })], (kind) => (kind == W.FEED_EVENT ? [cmd(W.OP_RESOLVE, { value: "heard" })] : []));
   const a = mk();
   const b = mk();
-  const pa = drive(a.start, a.step);
-  const pb = drive(b.start, b.step);
+  const pa = drive(a.start, a);
+  const pb = drive(b.start, b);
   assert.equal(t.count("ready"), 1, "two runs, one listener");
   t.fire("ready");
   assert.equal(await pa, "heard");
@@ -122,12 +141,12 @@ test("drive: LISTEN shares one listener per target and event among runs; the las
 test("drive: UNLISTEN removes a run's listener; a target without addEventListener is not listened to", async () => {
   const t = target();
   const s = script([
-    [W.OP_LISTEN, "win:", "ready", t],
-    [W.OP_LISTEN, "none:", "ready", {}],
-    [W.OP_UNLISTEN, "win:", "ready"],
-    [W.OP_RESOLVE, 1],
+    cmd(W.OP_LISTEN, { key: "win:", event: "ready", target: t }),
+    cmd(W.OP_LISTEN, { key: "none:", event: "ready", target: {} }),
+    cmd(W.OP_UNLISTEN, { key: "win:", event: "ready" }),
+    cmd(W.OP_RESOLVE, { value: 1 }),
   ]);
-  assert.equal(await drive(s.start, s.step), 1);
+  assert.equal(await drive(s.start, s), 1);
   assert.equal(t.count("ready"), 0);
 });
 
@@ -135,14 +154,14 @@ test("drive: SET_TIMER feeds TIMER with its number on the test's clock; CLEAR_TI
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const s = script(
     [
-      [W.OP_SET_TIMER, 1, 1000],
-      [W.OP_SET_TIMER, 2, 500],
-      [W.OP_SET_TIMER, 3, 5000],
-      [W.OP_CLEAR_TIMER, 2],
+      cmd(W.OP_SET_TIMER, { timer: 1, ms: 1000 }),
+      cmd(W.OP_SET_TIMER, { timer: 2, ms: 500 }),
+      cmd(W.OP_SET_TIMER, { timer: 3, ms: 5000 }),
+      cmd(W.OP_CLEAR_TIMER, { timer: 2 }),
     ],
-    (kind, v) => (kind == W.FEED_TIMER && v == 1 ? [[W.OP_RESOLVE, "timed out"]] : []),
+    (kind, v) => (kind == W.FEED_TIMER && v == 1 ? [cmd(W.OP_RESOLVE, { value: "timed out" })] : []),
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   t.mock.timers.tick(999);
   assert.deepEqual(s.fed, [], "nothing before 1000 ms, and timer 2 was cleared");
   t.mock.timers.tick(1);
@@ -158,12 +177,12 @@ test("drive: SET_TIMER again with the same number replaces the first", async (t)
   t.mock.timers.enable({ apis: ["setTimeout"] });
   const s = script(
     [
-      [W.OP_SET_TIMER, 4, 100],
-      [W.OP_SET_TIMER, 4, 300],
+      cmd(W.OP_SET_TIMER, { timer: 4, ms: 100 }),
+      cmd(W.OP_SET_TIMER, { timer: 4, ms: 300 }),
     ],
-    (kind) => (kind == W.FEED_TIMER ? [[W.OP_RESOLVE, "once"]] : []),
+    (kind) => (kind == W.FEED_TIMER ? [cmd(W.OP_RESOLVE, { value: "once" })] : []),
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   t.mock.timers.tick(299);
   assert.deepEqual(s.fed, []);
   t.mock.timers.tick(1);
@@ -179,10 +198,10 @@ test("drive: CALL_BRIDGE calls object[name](method, params, callback) and feeds 
       cb = f;
     },
   };
-  const s = script([[W.OP_CALL_BRIDGE, bridge, "invoke", "pay", { a: 1 }]], (kind) =>
-    kind == W.FEED_SUCCESS ? [[W.OP_RESOLVE, "answered"]] : [],
+  const s = script([cmd(W.OP_CALL_BRIDGE, { bridge, method: "invoke", op: "pay", params: { a: 1 } })], (kind) =>
+    kind == W.FEED_SUCCESS ? [cmd(W.OP_RESOLVE, { value: "answered" })] : [],
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   assert.deepEqual(calls, [["pay", { a: 1 }]]);
   assert.deepEqual(kinds(s.fed), [W.FEED_RETURNED]);
   cb({ err_msg: "pay:ok" });
@@ -199,10 +218,10 @@ test("drive: a bridge call that throws feeds THREW with what it threw", async ()
       throw err;
     },
   };
-  const s = script([[W.OP_CALL_BRIDGE, bridge, "call", "tradePay", {}]], (kind, v) =>
-    kind == W.FEED_THREW ? [[W.OP_REJECT, v]] : [],
+  const s = script([cmd(W.OP_CALL_BRIDGE, { bridge, method: "call", op: "tradePay", params: {} })], (kind, v) =>
+    kind == W.FEED_THREW ? [cmd(W.OP_REJECT, { error: v })] : [],
   );
-  await assert.rejects(drive(s.start, s.step), (e) => e === err);
+  await assert.rejects(drive(s.start, s), (e) => e === err);
   assert.deepEqual(kinds(s.fed), [W.FEED_THREW, W.FEED_RELEASE]);
 });
 
@@ -214,10 +233,10 @@ test("drive: CALL_API sets success, fail and (when asked) complete, and feeds ea
     },
   };
   const params = { package: "prepay_id=1" };
-  const s = script([[W.OP_CALL_API, api, "requestPayment", params, 1]], (kind) =>
-    kind == W.FEED_COMPLETE ? [[W.OP_RESOLVE, "complete"]] : [],
+  const s = script([cmd(W.OP_CALL_API, { api, method: "requestPayment", params, complete: 1 })], (kind) =>
+    kind == W.FEED_COMPLETE ? [cmd(W.OP_RESOLVE, { value: "complete" })] : [],
   );
-  const p = drive(s.start, s.step);
+  const p = drive(s.start, s);
   assert.equal(seen, params);
   assert.equal(typeof seen.success, "function");
   assert.equal(typeof seen.fail, "function");
@@ -229,30 +248,30 @@ test("drive: CALL_API sets success, fail and (when asked) complete, and feeds ea
 
   const noComplete = {};
   const s2 = script([
-    [W.OP_CALL_API, { tradePay: () => {} }, "tradePay", noComplete, 0],
-    [W.OP_RESOLVE, 0],
+    cmd(W.OP_CALL_API, { api: { tradePay: () => {} }, method: "tradePay", params: noComplete, complete: 0 }),
+    cmd(W.OP_RESOLVE, { value: 0 }),
   ]);
-  await drive(s2.start, s2.step);
+  await drive(s2.start, s2);
   assert.ok(!("complete" in noComplete), "complete is set only when the command asks");
 });
 
 test("drive: NAVIGATE calls location.assign(url); a throwing assign feeds THREW", async () => {
   const went = [];
   const loc = { assign: (u) => went.push(u) };
-  const s = script([[W.OP_NAVIGATE, loc, "https://pay.example/x"]], (kind) =>
-    kind == W.FEED_RETURNED ? [[W.OP_RESOLVE, "redirected"]] : [],
+  const s = script([cmd(W.OP_NAVIGATE, { location: loc, url: "https://pay.example/x" })], (kind) =>
+    kind == W.FEED_RETURNED ? [cmd(W.OP_RESOLVE, { value: "redirected" })] : [],
   );
-  assert.equal(await drive(s.start, s.step), "redirected");
+  assert.equal(await drive(s.start, s), "redirected");
   assert.deepEqual(went, ["https://pay.example/x"]);
   const bad = {
     assign() {
       throw new Error("blocked");
     },
   };
-  const s2 = script([[W.OP_NAVIGATE, bad, "https://pay.example/y"]], (kind, v) =>
-    kind == W.FEED_THREW ? [[W.OP_REJECT, v.message]] : [],
+  const s2 = script([cmd(W.OP_NAVIGATE, { location: bad, url: "https://pay.example/y" })], (kind, v) =>
+    kind == W.FEED_THREW ? [cmd(W.OP_REJECT, { error: v.message })] : [],
   );
-  await assert.rejects(drive(s2.start, s2.step), (e) => e === "blocked");
+  await assert.rejects(drive(s2.start, s2), (e) => e === "blocked");
 });
 
 test("drive: AWAIT feeds SETTLED or REJECTED with [token, value, threw], a synchronous throw marked", async () => {
@@ -280,21 +299,24 @@ test("drive: AWAIT feeds SETTLED or REJECTED with [token, value, threw], a synch
     ],
   ];
   for (const [f, kind, value, threw] of cases) {
-    const s = script([[W.OP_AWAIT, f, 2, 3, 41]], (k, v) => (k == kind ? [[W.OP_RESOLVE, v]] : []));
-    const [token, x, t] = await drive(s.start, s.step);
-    assert.equal(token, 41);
+    const s = script([cmd(W.OP_AWAIT, { f, x: 2, y: 3, token: 41 })], (k, v) => (k == kind ? [cmd(W.OP_RESOLVE, { value: v })] : []));
+    // What was fed, read by name (src/perform/wire.rs VALUES).
+    const fed = await drive(s.start, s);
+    const settled = kind == W.FEED_SETTLED;
+    assert.equal(fed[settled ? W.SETTLED_TOKEN : W.REJECTED_TOKEN], 41);
+    const x = fed[settled ? W.SETTLED_VALUE : W.REJECTED_REASON];
     assert.equal(x instanceof Error ? x.message : x, value);
-    assert.equal(t, threw);
+    assert.equal(fed[W.REJECTED_THREW], threw);
   }
 });
 
 test("drive: an await that settles after the run ended is not fed", async () => {
   let settle;
   const s = script([
-    [W.OP_AWAIT, () => new Promise((r) => (settle = r)), 0, 0, 1],
-    [W.OP_RESOLVE, "gone"],
+    cmd(W.OP_AWAIT, { f: () => new Promise((r) => (settle = r)), x: 0, y: 0, token: 1 }),
+    cmd(W.OP_RESOLVE, { value: "gone" }),
   ]);
-  assert.equal(await drive(s.start, s.step), "gone");
+  assert.equal(await drive(s.start, s), "gone");
   settle("late");
   await tick();
   assert.deepEqual(kinds(s.fed), [W.FEED_RELEASE]);
@@ -302,13 +324,13 @@ test("drive: an await that settles after the run ended is not fed", async () => 
 
 test("drive: an operation after REJECT is handed to `more` with the run's end and settling", async () => {
   const handed = [];
-  const s = script([[W.OP_HAND_OFF, "payload"]]);
-  const v = await drive(s.start, s.step, undefined, (c, end, resolve) => {
+  const s = script([cmd(W.OP_HAND_OFF, { hint: "payload" })]);
+  const v = await drive(s.start, s, undefined, (c, end, resolve) => {
     handed.push(c);
     end();
     resolve("handed");
   });
   assert.equal(v, "handed");
-  assert.deepEqual(handed, [[W.OP_HAND_OFF, "payload"]]);
+  assert.deepEqual(handed, [cmd(W.OP_HAND_OFF, { hint: "payload" })]);
   assert.deepEqual(kinds(s.fed), [W.FEED_RELEASE]);
 });

@@ -2,7 +2,7 @@
 // as payments are: `cardnetPay`, the authentication client's calls,
 // `verifyNotification` and `watchPayment`. The module decides (src/perform:
 // CardnetRun, VerifyRun, NoticeRun, WatchRun; src/web/runs.rs); this file only names the runs'
-// start exports and their one step export, `__flowStep`.
+// start exports; the one step export, `__step`, is every run's.
 //
 // The driver is handed in, not imported: in a page, full.js (which bundles
 // this file) gets the entry's own `drive` from the entry (index.js,
@@ -18,7 +18,7 @@
  * in by the entry.
  */
 export function withRuns(bg, drive, onEventOf) {
-  const run = (start, onEvent) => drive(start, (id, kind, v) => bg.__flowStep(id, kind, v), onEvent);
+  const run = (start, onEvent) => drive(start, bg, onEvent);
   // The bindings' class, which checks the options and starts the runs.
   const Client = bg.AuthClient;
   const client = new WeakMap();

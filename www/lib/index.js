@@ -20,11 +20,10 @@ export * from "./api.js";
 
 /**
  * The loaded modules, `{ pay, full }`, each `{ bg, exports }` once loaded:
- * for the leak tests, which read what each module holds (`__payStep`'s kind
+ * for the leak tests, which read what each module holds (`__step`'s kind
  * 10) and the size of its memory (tests/browser/pages/debug.js). Node's
  * entry and the mini-program module export `__debugCounts()` and
- * `__wasmMemoryBytes()`; what a page downloads carries no test code
- * (0.17 KB gzipped).
+ * `__wasmMemoryBytes()`; what a page downloads carries no test code.
  */
 export { modules as __modules };
 

@@ -34,7 +34,7 @@ const now = () => (typeof performance == "object" && performance.now ? performan
 // Whether this build performs mini-program API calls (OP_CALL_API). The
 // browser entry's bundle defines PAYBRIDGE_BROWSER (Makefile): a page has
 // no mini-program API and neither of its modules makes such a call, so the
-// branch is left out of what a page downloads (0.05 KB gzipped).
+// branch is left out of what a page downloads.
 const apiCalls = typeof PAYBRIDGE_BROWSER == "undefined";
 
 // One listener an event and target, however many runs listen (payments
@@ -51,7 +51,7 @@ const shared = {};
  */
 export function perform(bg, payment, options, more) {
   const onEvent = onEventOf(options);
-  const go = (start, bg) => drive(start, (id, kind, v) => bg.__payStep(id, kind, v), onEvent, (...c) => more(...c, go));
+  const go = (start, bg) => drive(start, bg, onEvent, (...c) => more(...c, go));
   return go(() => bg.__payStart(payment, options), bg);
 }
 
@@ -66,19 +66,19 @@ export function onEventOf(options) {
 
 /** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
 export function waitFor(bg, name, readyEvent, options) {
-  return drive(() => bg.__waitStart(name, readyEvent, options), (id, kind, v) => bg.__flowStep(id, kind, v));
+  return drive(() => bg.__waitStart(name, readyEvent, options), bg);
 }
 
 /**
  * The one driver of every run, in every module and runtime: `start()`
- * answers `[run, ...commands]`, `step(run, kind, value)` the commands after
- * an input. It performs each command and feeds back what happened until a
+ * answers `[run, ...commands]`, and the module's one step export,
+ * `bg.__step(run, kind, value)`, the commands after an input. It performs each command and feeds back what happened until a
  * command ends the run (OP_RESOLVE, OP_REJECT, or a hand-over that `more`
  * performs), then feeds FEED_RELEASE and drops the run's timers and
  * listeners; whatever comes after that is not fed. Resolves or rejects as
  * the run ends; a `start` that throws rejects.
  */
-export function drive(start, step, onEvent, more) {
+export function drive(start, bg, onEvent, more) {
   return new Promise((resolve, reject) => {
     let id;
     let over = false;
@@ -96,11 +96,11 @@ export function drive(start, step, onEvent, more) {
     };
     const end = () => {
       over = true;
-      step(id, FEED_RELEASE);
+      bg.__step(id, FEED_RELEASE);
       for (const k in timers) clearTimeout(timers[k]);
       for (const k in mine) unlisten(k);
     };
-    const feed = (kind, v) => over || run(step(id, kind, v));
+    const feed = (kind, v) => over || run(bg.__step(id, kind, v));
     // A call, then whether it returned or threw.
     const act = (f) => {
       try {

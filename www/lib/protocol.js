@@ -1,7 +1,8 @@
 // Generated from src/perform/wire.rs by tests/wire.rs
 // (UPDATE_WIRE=1 cargo test --test wire): do not edit by hand.
-// The operations of the commands the modules answer (OP_*) and the
-// kinds of input the shim feeds back (FEED_*), www/lib/perform.js.
+// The operations of the commands the modules answer (OP_*), the
+// kinds of input the shim feeds back (FEED_*) (www/lib/perform.js),
+// and where each command's values are, by name.
 
 export const OP_EMIT = 0;
 export const OP_LISTEN = 1;
@@ -29,3 +30,44 @@ export const FEED_SETTLED = 7;
 export const FEED_REJECTED = 8;
 export const FEED_RELEASE = 9;
 export const FEED_COUNTS = 10;
+
+// Each command's values by name, their index in `[op, ...values]`
+// (FIELDS): `LISTEN_TARGET`, `Listen`'s `target`.
+export const EMIT_TYPE = 1;
+export const EMIT_DETAIL = 2;
+export const LISTEN_KEY = 1;
+export const LISTEN_EVENT = 2;
+export const LISTEN_TARGET = 3;
+export const UNLISTEN_KEY = 1;
+export const UNLISTEN_EVENT = 2;
+export const SET_TIMER_TIMER = 1;
+export const SET_TIMER_MS = 2;
+export const CLEAR_TIMER_TIMER = 1;
+export const NAVIGATE_LOCATION = 1;
+export const NAVIGATE_URL = 2;
+export const CALL_BRIDGE_BRIDGE = 1;
+export const CALL_BRIDGE_METHOD = 2;
+export const CALL_BRIDGE_OP = 3;
+export const CALL_BRIDGE_PARAMS = 4;
+export const CALL_API_API = 1;
+export const CALL_API_METHOD = 2;
+export const CALL_API_PARAMS = 3;
+export const CALL_API_COMPLETE = 4;
+export const AWAIT_F = 1;
+export const AWAIT_X = 2;
+export const AWAIT_Y = 3;
+export const AWAIT_TOKEN = 4;
+export const RESOLVE_VALUE = 1;
+export const RESOLVE_EVENT = 2;
+export const REJECT_ERROR = 1;
+export const EXPLAIN_ERROR = 1;
+export const HAND_OFF_HINT = 1;
+export const HAND_OFF_MS = 2;
+export const HAND_OFF_ERROR = 3;
+
+// The values of the inputs that carry several, by name (VALUES).
+export const SETTLED_TOKEN = 0;
+export const SETTLED_VALUE = 1;
+export const REJECTED_TOKEN = 0;
+export const REJECTED_REASON = 1;
+export const REJECTED_THREW = 2;

@@ -70,10 +70,10 @@ export function guardClass(name) {
 }
 
 /** What the module whose bindings are `bg` holds on to right now: `{
- * listeners, waiters, retained }` (the query FEED_COUNTS of `__payStep`,
+ * listeners, waiters, retained }` (the query FEED_COUNTS of `__step`,
  * src/web/pay.rs). */
 export function countsOf(bg) {
-  const [listeners, waiters, retained] = bg.__payStep(0, FEED_COUNTS);
+  const [listeners, waiters, retained] = bg.__step(0, FEED_COUNTS);
   return { listeners, waiters, retained };
 }
 
