@@ -237,20 +237,27 @@ function pageSetup({ flow, late, payment, f, mark = false }) {
   );
 }
 
+/** A new page of `context` on `network` (emulated through the DevTools
+ * protocol where it is not loopback), and the page errors it records. */
+async function openPage(context, network) {
+  const page = await context.newPage();
+  const conditions = NETWORKS[network].conditions;
+  if (conditions) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", conditions);
+  }
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { page, errors };
+}
+
 /** One page load in a fresh browser context (empty HTTP cache). With
  * `record`, every response body is kept with its resource-timing start. */
 async function load(browser, env, { module, flow, late = false, record = false, network = "loopback" }) {
   const context = await browser.newContext({ userAgent: env.baseUa + FLOWS[flow].ua });
   try {
-    const page = await context.newPage();
-    const conditions = NETWORKS[network].conditions;
-    if (conditions) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", conditions);
-    }
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
+    const { page, errors } = await openPage(context, network);
     const bodies = [];
     if (record) {
       page.on("response", (r) => {
@@ -376,15 +383,7 @@ async function loadRedirect(browser, env, { module, network }) {
   const context = await browser.newContext({ userAgent: env.baseUa });
   let timer;
   try {
-    const page = await context.newPage();
-    const conditions = NETWORKS[network].conditions;
-    if (conditions) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", conditions);
-    }
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
+    const { page, errors } = await openPage(context, network);
     let doc = null;
     page.on("request", (r) => {
       if (doc === null && r.isNavigationRequest()) doc = r;
