@@ -8,7 +8,7 @@
 // standing. Same sandbox and pkg/ as demo.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closePage, sandboxSuite, watchErrors } from "../tools/sandbox.mjs";
+import { closePage, sandboxSuite, statusIs, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite();
 
@@ -49,17 +49,6 @@ async function headlineIs(page, section, key, timeout = 12000) {
   return id;
 }
 
-/** Waits for `section`'s result to show `status` (a PayResult status or an error code). */
-async function statusIs(page, section, status, timeout = 10000) {
-  const box = page.locator(`${section} [data-role=result]`);
-  await page
-    .locator(`${section} [data-role=result][data-status="${status}"]`)
-    .waitFor({ timeout })
-    .catch(async (e) => {
-      throw new Error(`${section}: expected ${status}, the page shows: ${await box.textContent()}`, { cause: e });
-    });
-  return box;
-}
 
 /** Nothing on the result box says the page is still going somewhere or waiting. */
 async function nothingStale(page, section) {

@@ -8,7 +8,7 @@
 // demo.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closePage, sandboxSuite, watchErrors } from "../tools/sandbox.mjs";
+import { closePage, sandboxSuite, statusIs, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite();
 
@@ -60,16 +60,6 @@ async function headline(page, section, key, timeout = 12000) {
   return box.locator('[data-field="payment"]').textContent();
 }
 
-async function statusIs(page, section, status, timeout = 10000) {
-  const box = page.locator(`${section} [data-role=result]`);
-  await page
-    .locator(`${section} [data-role=result][data-status="${status}"]`)
-    .waitFor({ timeout })
-    .catch(async (e) => {
-      throw new Error(`${section}: expected ${status}, the page shows: ${await box.textContent()}`, { cause: e });
-    });
-  return box;
-}
 
 /** Records the time from `act()` until `section` says paid; fails past BOUND_MS. */
 async function saysPaidWithin(page, section, act) {

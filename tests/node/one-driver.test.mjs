@@ -28,9 +28,9 @@ test("one driver: the entry carries the driver, full.js none", () => {
 test("one driver: full.js's runs are driven by the driver handed to load", async () => {
   const full = await import(PKG + "full.js");
   const driven = [];
-  const mine = (start, step, onEvent) => {
-    driven.push(typeof step);
-    return drive(start, step, onEvent);
+  const mine = (start, module, onEvent) => {
+    driven.push(typeof module.__step);
+    return drive(start, module, onEvent);
   };
   const [bg, instance] = await full.load(readFileSync(PKG + "paybridge_full_bg.wasm"), mine, onEventOf);
   class PayError extends Error {
@@ -48,5 +48,7 @@ test("one driver: full.js's runs are driven by the driver handed to load", async
   assert.deepEqual(r, { status: "paid", merchant: "paid", asks: 2, final: true });
   await assert.rejects(bg.verifyNotification("not a notification", () => true), (e) => e instanceof PayError && e.code !== undefined);
   await assert.rejects(bg.cardnetPay(undefined, {}), PayError);
+  // Each run handed to the driver with the module whose one step export
+  // (`__step`) it steps.
   assert.deepEqual(driven, ["function", "function", "function"]);
 });

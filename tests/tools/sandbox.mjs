@@ -31,6 +31,20 @@ export async function closePage(page, shot) {
   await page.close();
 }
 
+/** Waits for the demo page's result box of `section` to show `status` (a
+ * PayResult status or an error code); answers the box, or fails with what
+ * the box shows. */
+export async function statusIs(page, section, status, timeout = 10000) {
+  const box = page.locator(`${section} [data-role=result]`);
+  await page
+    .locator(`${section} [data-role=result][data-status="${status}"]`)
+    .waitFor({ timeout })
+    .catch(async (e) => {
+      throw new Error(`${section}: expected ${status}, the page shows: ${await box.textContent()}`, { cause: e });
+    });
+  return box;
+}
+
 /**
  * The file's suite against a sandbox of its own: before its tests, pkg/
  * must be built (`make pkg`), the sandbox starts (with `env` over its test
