@@ -8,7 +8,7 @@
 // standing. Same sandbox and pkg/ as demo.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closePage, sandboxSuite, statusIs, watchErrors } from "../tools/sandbox.mjs";
+import { closePage, resultShows, sandboxSuite, statusIs, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite();
 
@@ -32,13 +32,7 @@ async function serverSays(id) {
  * checks it against the merchant's server itself; returns the payment id.
  */
 async function headlineIs(page, section, key, timeout = 12000) {
-  const box = page.locator(`${section} [data-role=result]`);
-  await page
-    .locator(`${section} [data-role=result][data-headline="${key}"]`)
-    .waitFor({ timeout })
-    .catch(async (e) => {
-      throw new Error(`${section}: expected the headline ${key}, the page shows: ${await box.textContent()}`, { cause: e });
-    });
+  const box = await resultShows(page, section, "headline", key, timeout);
   const words = { paid: "Paid", not_paid: "Not paid yet", open: "Still open" }[key];
   assert.equal(await box.locator(".headline strong").textContent(), words);
   const id = await box.locator('[data-field="payment"]').textContent();

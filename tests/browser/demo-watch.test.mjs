@@ -8,7 +8,7 @@
 // demo.test.mjs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closePage, sandboxSuite, statusIs, watchErrors } from "../tools/sandbox.mjs";
+import { closePage, resultShows, sandboxSuite, statusIs, watchErrors } from "../tools/sandbox.mjs";
 
 const suite = sandboxSuite();
 
@@ -50,13 +50,7 @@ const serverSays = async (id) => (await (await fetch(`${suite.base}/merchant/pay
 
 /** Waits for the headline `key` of `section` (paid, not_paid, closed, open); the payment id it names. */
 async function headline(page, section, key, timeout = 12000) {
-  const box = page.locator(`${section} [data-role=result]`);
-  await page
-    .locator(`${section} [data-role=result][data-headline="${key}"]`)
-    .waitFor({ timeout })
-    .catch(async (e) => {
-      throw new Error(`${section}: expected the headline ${key}, the page shows: ${await box.textContent()}`, { cause: e });
-    });
+  const box = await resultShows(page, section, "headline", key, timeout);
   return box.locator('[data-field="payment"]').textContent();
 }
 

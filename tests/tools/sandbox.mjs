@@ -31,19 +31,22 @@ export async function closePage(page, shot) {
   await page.close();
 }
 
-/** Waits for the demo page's result box of `section` to show `status` (a
- * PayResult status or an error code); answers the box, or fails with what
- * the box shows. */
-export async function statusIs(page, section, status, timeout = 10000) {
+/** Waits for the demo page's result box of `section` to carry
+ * `data-<attr>="<value>"`; answers the box, or fails with what the box
+ * shows. */
+export async function resultShows(page, section, attr, value, timeout) {
   const box = page.locator(`${section} [data-role=result]`);
   await page
-    .locator(`${section} [data-role=result][data-status="${status}"]`)
+    .locator(`${section} [data-role=result][data-${attr}="${value}"]`)
     .waitFor({ timeout })
     .catch(async (e) => {
-      throw new Error(`${section}: expected ${status}, the page shows: ${await box.textContent()}`, { cause: e });
+      throw new Error(`${section}: expected ${attr} ${value}, the page shows: ${await box.textContent()}`, { cause: e });
     });
   return box;
 }
+
+/** The result box of `section` once it shows `status` (a PayResult status or an error code). */
+export const statusIs = (page, section, status, timeout = 10000) => resultShows(page, section, "status", status, timeout);
 
 /**
  * The file's suite against a sandbox of its own: before its tests, pkg/
