@@ -11,10 +11,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { install } from "../tools/examples.mjs";
+import { install, variant } from "../tools/examples.mjs";
 import { WALLET1_CODES, WALLET2_ANSWERS, launch, nodes, until } from "../tools/miniprogram-runtime.mjs";
 
 const TARGETS = { alipay: "wallet1", weapp: "wallet2" };
@@ -76,15 +75,11 @@ function build(project, type) {
 before(
   () => {
     ({ dir } = install("taro"));
-    // The control: the same project, its page without paybridge.
-    control = mkdtempSync(join(tmpdir(), "paybridge-taro-control-"));
-    for (const f of ["package.json", "babel.config.js", "config", "src"]) cpSync(join(dir, f), join(control, f), { recursive: true });
-    symlinkSync(join(dir, "node_modules"), join(control, "node_modules"));
-    writeFileSync(join(control, "src/pages/pay/pay.jsx"), CONTROL_PAGE);
-    root = mkdtempSync(join(tmpdir(), "paybridge-taro-root-"));
-    for (const f of ["package.json", "babel.config.js", "config", "src"]) cpSync(join(dir, f), join(root, f), { recursive: true });
-    symlinkSync(join(dir, "node_modules"), join(root, "node_modules"));
-    writeFileSync(join(root, "src/pages/pay/pay.jsx"), ROOT_PAGE);
+    // The control: the same project, its page without paybridge; and the
+    // same page importing the package's root.
+    const files = ["package.json", "babel.config.js", "config", "src"];
+    control = variant(dir, "taro-control", files, "src/pages/pay/pay.jsx", CONTROL_PAGE);
+    root = variant(dir, "taro-root", files, "src/pages/pay/pay.jsx", ROOT_PAGE);
     for (const type of Object.keys(TARGETS)) {
       rmSync(join(dir, "dist", type), { recursive: true, force: true });
       built[type] = build(dir, type);

@@ -12,10 +12,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { install } from "../tools/examples.mjs";
+import { install, variant } from "../tools/examples.mjs";
 import { WALLET1_CODES, WALLET2_ANSWERS, launch, until } from "../tools/miniprogram-runtime.mjs";
 
 const TARGETS = { "mp-alipay": ["wallet1", "axml"], "mp-weixin": ["wallet2", "wxml"] };
@@ -23,13 +22,16 @@ let dir;
 let control;
 const built = {};
 
-const CONTROL_PAGE = `<template>
+// The example page's template, which both pages below keep.
+const TEMPLATE = `<template>
   <view>
     <button id="pay" @tap="onPay">Pay</button>
     <text id="status">{{ status }}</text>
   </view>
 </template>
+`;
 
+const CONTROL_PAGE = `${TEMPLATE}
 <script setup>
 import { ref } from "vue";
 
@@ -42,13 +44,7 @@ function onPay() {
 
 // The root import, which is the browser entry: the app must launch, and
 // ready() and pay() must fail as a PayError that names the subpath.
-const ROOT_PAGE = `<template>
-  <view>
-    <button id="pay" @tap="onPay">Pay</button>
-    <text id="status">{{ status }}</text>
-  </view>
-</template>
-
+const ROOT_PAGE = `${TEMPLATE}
 <script setup>
 import { ref } from "vue";
 import { ready, pay } from "paybridge";
@@ -81,14 +77,9 @@ function build(project, platform) {
 before(
   () => {
     ({ dir } = install("uni-app"));
-    control = mkdtempSync(join(tmpdir(), "paybridge-uni-control-"));
-    for (const f of ["package.json", "vite.config.js", "src"]) cpSync(join(dir, f), join(control, f), { recursive: true });
-    symlinkSync(join(dir, "node_modules"), join(control, "node_modules"));
-    writeFileSync(join(control, "src/pages/pay/pay.vue"), CONTROL_PAGE);
-    root = mkdtempSync(join(tmpdir(), "paybridge-uni-root-"));
-    for (const f of ["package.json", "vite.config.js", "src"]) cpSync(join(dir, f), join(root, f), { recursive: true });
-    symlinkSync(join(dir, "node_modules"), join(root, "node_modules"));
-    writeFileSync(join(root, "src/pages/pay/pay.vue"), ROOT_PAGE);
+    const files = ["package.json", "vite.config.js", "src"];
+    control = variant(dir, "uni-control", files, "src/pages/pay/pay.vue", CONTROL_PAGE);
+    root = variant(dir, "uni-root", files, "src/pages/pay/pay.vue", ROOT_PAGE);
     for (const platform of Object.keys(TARGETS)) {
       built[platform] = build(dir, platform);
       build(control, platform);

@@ -10,7 +10,8 @@
 // node_modules (gitignored).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -54,4 +55,18 @@ export function install(name, { tools = "." } = {}) {
   times.paybridge = Date.now() - t;
   if (lock && !readFileSync(lockFile).equals(lock)) throw new Error(`installing paybridge changed ${name}/${tools}/package-lock.json`);
   return { dir, times };
+}
+
+/**
+ * A copy of the example in `dir` in a temporary folder (named after
+ * `label`): its `files`, its node_modules linked, and its page at `page`
+ * written as `text` (a control build without paybridge, or another import).
+ * The caller removes it.
+ */
+export function variant(dir, label, files, page, text) {
+  const copy = mkdtempSync(join(tmpdir(), `paybridge-${label}-`));
+  for (const f of files) cpSync(join(dir, f), join(copy, f), { recursive: true });
+  symlinkSync(join(dir, "node_modules"), join(copy, "node_modules"));
+  writeFileSync(join(copy, page), text);
+  return copy;
 }
