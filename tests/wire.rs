@@ -102,6 +102,40 @@ fn the_shim_compares_and_feeds_no_number_of_its_own() {
     assert!(found.is_empty(), "name the operation or input kind (www/lib/protocol.js):\n{}", found.join("\n"));
 }
 
+/// Where the shim takes a command apart by position (`[op, a, b] = c`, or
+/// a parameter `([op, ...])`): each value is read by its name instead
+/// (`c[W.LISTEN_TARGET]`), so that the declaration's order is the only one.
+fn positional(text: &str) -> Vec<usize> {
+    let mut hits = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("//") || code.starts_with('*') {
+            continue;
+        }
+        if code.contains("[op,") || code.contains("[op ,") {
+            hits.push(n + 1);
+        }
+    }
+    hits
+}
+
+#[test]
+fn the_shim_reads_each_value_by_its_name() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/lib");
+    let mut found = Vec::new();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.ends_with(".js") {
+            for line in positional(&fs::read_to_string(&path).unwrap()) {
+                found.push(format!("{name}:{line}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "read each command's values by name (www/lib/protocol.js), not by position:\n{}", found.join("\n"));
+    assert_eq!(positional("const [op, a, b, d, e] = c;\n// [op, a]\nreturn ([op, a], end) => 1"), [1, 3]);
+}
+
 #[test]
 fn the_check_finds_what_it_looks_for() {
     assert_eq!(numbered("if (op == 11) x;\nfeed(4, v)", "op =="), [1]);

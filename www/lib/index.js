@@ -13,7 +13,7 @@
 import { EMBEDDED } from "./embedded.js";
 import { bindings as payBg } from "./paybridge_bg.js";
 import { drive, onEventOf, perform } from "./perform.js";
-import { OP_EXPLAIN, OP_PRELOAD } from "./protocol.js";
+import * as W from "./protocol.js";
 import { PayError, link, modules } from "./shared.js";
 
 export * from "./api.js";
@@ -165,22 +165,25 @@ function whenLoaded(which, load, call) {
  * with the result), the load's error as its cause.
  */
 function toFull(payment, options) {
-  return ([op, a, b, d], end, resolve, reject, go) => {
-    if (op == OP_EXPLAIN) {
+  return (c, end, resolve, reject, go) => {
+    const op = c[0];
+    if (op == W.OP_EXPLAIN) {
+      const e = c[W.EXPLAIN_ERROR];
       end();
       loadFull()
-        .then(() => modules.full.bg.__explain(payment, options, a))
-        .catch(() => a)
+        .then(() => modules.full.bg.__explain(payment, options, e))
+        .catch(() => e)
         .then(reject);
-    } else if (op == OP_PRELOAD) loadFull().catch(() => {});
+    } else if (op == W.OP_PRELOAD) loadFull().catch(() => {});
     // OP_HAND_OFF, the one left
     else
       loadFull()
         .then(
-          () => go(() => modules.full.bg.__confirmStart(payment, options, a, b), modules.full.bg),
+          () => go(() => modules.full.bg.__confirmStart(payment, options, c[W.HAND_OFF_HINT], c[W.HAND_OFF_MS]), modules.full.bg),
           (x) => {
-            d.cause = x;
-            throw d;
+            const e = c[W.HAND_OFF_ERROR];
+            e.cause = x;
+            throw e;
           },
         )
         .finally(end)

@@ -5,29 +5,7 @@
 // operations and input kinds are named in protocol.js, generated from
 // src/perform/wire.rs (the minifier writes them back as numbers).
 
-import {
-  OP_EMIT,
-  OP_LISTEN,
-  OP_UNLISTEN,
-  OP_SET_TIMER,
-  OP_CLEAR_TIMER,
-  OP_NAVIGATE,
-  OP_CALL_BRIDGE,
-  OP_CALL_API,
-  OP_AWAIT,
-  OP_RESOLVE,
-  OP_REJECT,
-  FEED_RETURNED,
-  FEED_THREW,
-  FEED_EVENT,
-  FEED_TIMER,
-  FEED_SUCCESS,
-  FEED_FAIL,
-  FEED_COMPLETE,
-  FEED_SETTLED,
-  FEED_REJECTED,
-  FEED_RELEASE,
-} from "./protocol.js";
+import * as W from "./protocol.js";
 
 const now = () => (typeof performance == "object" && performance.now ? performance.now() : Date.now());
 
@@ -96,7 +74,7 @@ export function drive(start, bg, onEvent, more) {
     };
     const end = () => {
       over = true;
-      bg.__step(id, FEED_RELEASE);
+      bg.__step(id, W.FEED_RELEASE);
       for (const k in timers) clearTimeout(timers[k]);
       for (const k in mine) unlisten(k);
     };
@@ -106,9 +84,9 @@ export function drive(start, bg, onEvent, more) {
       try {
         f();
       } catch (e) {
-        return feed(FEED_THREW, e);
+        return feed(W.FEED_THREW, e);
       }
-      feed(FEED_RETURNED);
+      feed(W.FEED_RETURNED);
     };
     const emit = (type, detail) => {
       if (typeof onEvent == "function") {
@@ -123,58 +101,81 @@ export function drive(start, bg, onEvent, more) {
     };
     function run(cmds) {
       for (const c of cmds) {
-        const [op, a, b, d, e] = c;
-        if (op == OP_EMIT) emit(a, b);
-        else if (op == OP_LISTEN) {
-          const k = a + b;
+        // Each value read by its name (W: www/lib/protocol.js, generated
+        // from the declaration in src/perform/wire.rs), never by position.
+        const op = c[0];
+        if (op == W.OP_EMIT) emit(c[W.EMIT_TYPE], c[W.EMIT_DETAIL]);
+        else if (op == W.OP_LISTEN) {
+          const event = c[W.LISTEN_EVENT];
+          const k = c[W.LISTEN_KEY] + event;
+          const target = c[W.LISTEN_TARGET];
           let s = shared[k];
-          if (!s && typeof d?.addEventListener == "function") {
+          if (!s && typeof target?.addEventListener == "function") {
             const feeds = new Set();
-            s = shared[k] = [d, b, () => [...feeds].forEach((f) => f(FEED_EVENT, b)), feeds];
-            d.addEventListener(b, s[2]);
+            s = shared[k] = [target, event, () => [...feeds].forEach((f) => f(W.FEED_EVENT, event)), feeds];
+            target.addEventListener(event, s[2]);
           }
           if (s) {
             s[3].add(feed);
             mine[k] = s;
           }
-        } else if (op == OP_UNLISTEN) unlisten(a + b);
-        else if (op == OP_SET_TIMER) {
-          clearTimeout(timers[a]);
-          timers[a] = setTimeout(() => feed(FEED_TIMER, a), b);
-        } else if (op == OP_CLEAR_TIMER) {
-          clearTimeout(timers[a]);
-          delete timers[a];
-        } else if (op == OP_NAVIGATE) act(() => a.assign(b));
-        else if (op == OP_CALL_BRIDGE) act(() => a[b](d, e, (v) => feed(FEED_SUCCESS, v)));
-        else if (op == OP_CALL_API && apiCalls) {
-          d.success = (v) => feed(FEED_SUCCESS, v);
-          d.fail = (v) => feed(FEED_FAIL, v);
-          if (e) d.complete = (v) => feed(FEED_COMPLETE, v);
-          act(() => a[b](d));
-        } else if (op == OP_AWAIT) {
+        } else if (op == W.OP_UNLISTEN) unlisten(c[W.UNLISTEN_KEY] + c[W.UNLISTEN_EVENT]);
+        else if (op == W.OP_SET_TIMER) {
+          const t = c[W.SET_TIMER_TIMER];
+          clearTimeout(timers[t]);
+          timers[t] = setTimeout(() => feed(W.FEED_TIMER, t), c[W.SET_TIMER_MS]);
+        } else if (op == W.OP_CLEAR_TIMER) {
+          const t = c[W.CLEAR_TIMER_TIMER];
+          clearTimeout(timers[t]);
+          delete timers[t];
+        } else if (op == W.OP_NAVIGATE) act(() => c[W.NAVIGATE_LOCATION].assign(c[W.NAVIGATE_URL]));
+        else if (op == W.OP_CALL_BRIDGE)
+          act(() => c[W.CALL_BRIDGE_BRIDGE][c[W.CALL_BRIDGE_METHOD]](c[W.CALL_BRIDGE_OP], c[W.CALL_BRIDGE_PARAMS], (v) => feed(W.FEED_SUCCESS, v)));
+        else if (op == W.OP_CALL_API && apiCalls) {
+          const params = c[W.CALL_API_PARAMS];
+          params.success = (v) => feed(W.FEED_SUCCESS, v);
+          params.fail = (v) => feed(W.FEED_FAIL, v);
+          if (c[W.CALL_API_COMPLETE]) params.complete = (v) => feed(W.FEED_COMPLETE, v);
+          act(() => c[W.CALL_API_API][c[W.CALL_API_METHOD]](params));
+        } else if (op == W.OP_AWAIT) {
           // f(x, y), its answer awaited; each settling fed with the
           // command's token, by which the core tells a late answer. What a
           // thenable's `then` throws rejects, as a promise's rejection.
-          const to = (kind, threw) => (x) => feed(kind, [e, x, threw]);
+          const to = (kind, threw) => (x) => {
+            const v = [];
+            if (kind == W.FEED_SETTLED) {
+              v[W.SETTLED_TOKEN] = c[W.AWAIT_TOKEN];
+              v[W.SETTLED_VALUE] = x;
+            } else {
+              v[W.REJECTED_TOKEN] = c[W.AWAIT_TOKEN];
+              v[W.REJECTED_REASON] = x;
+              v[W.REJECTED_THREW] = threw;
+            }
+            feed(kind, v);
+          };
           let v;
           try {
-            v = a(b, d);
+            v = c[W.AWAIT_F](c[W.AWAIT_X], c[W.AWAIT_Y]);
           } catch (x) {
-            to(FEED_REJECTED, 1)(x);
+            to(W.FEED_REJECTED, 1)(x);
             continue;
           }
           Promise.resolve()
             .then(() => v)
-            .then(to(FEED_SETTLED), to(FEED_REJECTED));
+            .then(to(W.FEED_SETTLED), to(W.FEED_REJECTED));
         }
         // The hand-over between the browser's two modules (OP_EXPLAIN,
         // OP_HAND_OFF, OP_PRELOAD: the operations numbered after
         // OP_REJECT, src/perform/wire.rs), performed in one place: index.js.
-        else if (op > OP_REJECT) more(c, end, resolve, reject);
-        else {
-          if (op == OP_RESOLVE && b) emit(b, a);
+        else if (op > W.OP_REJECT) more(c, end, resolve, reject);
+        else if (op == W.OP_RESOLVE) {
+          const value = c[W.RESOLVE_VALUE];
+          if (c[W.RESOLVE_EVENT]) emit(c[W.RESOLVE_EVENT], value);
           end();
-          (op == OP_RESOLVE ? resolve : reject)(a);
+          resolve(value);
+        } else {
+          end();
+          reject(c[W.REJECT_ERROR]);
         }
       }
     }
