@@ -133,7 +133,13 @@ fn show(s: &Sandbox, cashier: Cashier, query: Option<&str>) -> Response {
     let outcome = match p.get("outcome") {
         Some("paid") => Some(("ok", "Payment successful.")),
         Some("already") => Some(("ok", "Already paid: nothing changed.")),
-        Some("cancelled") if pay.status != PayStatus::Paid => Some(("error", "Payment cancelled; nothing was charged.")),
+        // Cancelled here, the payment is still open: it may yet be paid (in
+        // another tab, say) until the merchant closes it, so the page
+        // says so and never "nothing was charged".
+        Some("cancelled") if pay.status != PayStatus::Paid => Some((
+            "error",
+            "Payment cancelled here. The payment stays open until the merchant closes it; the merchant's page says whether it was paid.",
+        )),
         Some("closed") => Some(("error", "The merchant closed this payment unpaid; nothing was charged.")),
         _ => None,
     };
