@@ -297,6 +297,7 @@ lint:
 	node tests/tools/layout.mjs
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 	cargo clippy --workspace --all-targets --features paybridge/serde,paybridge/hmac -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,platform-url -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-tools -- -D warnings

@@ -6,7 +6,7 @@
 //! and the dotted path of that field where one field is to blame. The
 //! JavaScript `PayError` class is built from this in `web/error.rs`.
 //!
-//! Messages are assembled with [`cat`] rather than `format!`: the wasm build
+//! Messages are assembled with `cat!` rather than `format!`: the wasm build
 //! stays free of the formatting machinery.
 
 use crate::prelude::*;
@@ -244,7 +244,7 @@ macro_rules! cat {
 }
 pub(crate) use cat;
 
-/// Two parts in one string ([`cat!`]).
+/// Two parts in one string (`cat!`).
 pub fn cat2(a: &str, b: &str) -> String {
     let mut s = String::with_capacity(a.len() + b.len());
     s.push_str(a);
@@ -252,35 +252,35 @@ pub fn cat2(a: &str, b: &str) -> String {
     s
 }
 
-/// Three parts in one string ([`cat!`]).
+/// Three parts in one string (`cat!`).
 pub fn cat3(a: &str, b: &str, c: &str) -> String {
     let mut s = cat2(a, b);
     s.push_str(c);
     s
 }
 
-/// Four parts in one string ([`cat!`]).
+/// Four parts in one string (`cat!`).
 pub fn cat4(a: &str, b: &str, c: &str, d: &str) -> String {
     let mut s = cat3(a, b, c);
     s.push_str(d);
     s
 }
 
-/// Five parts in one string ([`cat!`]).
+/// Five parts in one string (`cat!`).
 pub fn cat5(a: &str, b: &str, c: &str, d: &str, e: &str) -> String {
     let mut s = cat4(a, b, c, d);
     s.push_str(e);
     s
 }
 
-/// Six parts in one string ([`cat!`]).
+/// Six parts in one string (`cat!`).
 pub fn cat6(a: &str, b: &str, c: &str, d: &str, e: &str, f: &str) -> String {
     let mut s = cat5(a, b, c, d, e);
     s.push_str(f);
     s
 }
 
-/// Any number of parts in one string ([`cat!`]).
+/// Any number of parts in one string (`cat!`).
 pub fn cat_all(parts: &[&str]) -> String {
     let len = parts.iter().map(|p| p.len()).sum();
     let mut s = String::with_capacity(len);

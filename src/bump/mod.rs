@@ -6,7 +6,7 @@
 //! vectors and JSON trees), which lol_alloc's free list, kept by the other
 //! modules, cannot (tests/bench/README.md). The payment module holds heap memory for the
 //! payment in flight only (`web/pay.rs`), so when a payment claims the slot
-//! with none in flight nothing on the heap is live, and [`reset`] starts
+//! with none in flight nothing on the heap is live, and [`Bump::reset`] starts
 //! over. What a payment allocates stays until the next one starts: its
 //! input, read once and bounded (`web/convert.rs`), and a few bytes a step;
 //! a wallet callback that does not count is not read.

@@ -66,7 +66,7 @@ pub enum Cmd<V> {
     Navigate(String),
     /// Calls the wallet's bridge. Last of its batch.
     CallBridge(Box<BridgeCall>),
-    /// Calls the mini-program API, the API as [`World::api_has`] finds it.
+    /// Calls the mini-program API, the API as [`super::World::api_has`] finds it.
     /// Last of its batch.
     CallApi(Box<ApiCall>),
     /// Calls `hook` and awaits its answer (a value or a promise), which
@@ -75,12 +75,12 @@ pub enum Cmd<V> {
     /// changes nothing. The time-out is a [`Cmd::SetTimer`] of
     /// [`Timer::Await`] before it. Last of its batch.
     Await(u32, Hook<V>),
-    /// Where the build does not await `confirm` ([`CONFIRM_HERE`]): start
+    /// Where the build does not await `confirm` ([`super::CONFIRM_HERE`]): start
     /// loading the module that does, the wallet having been asked to pay.
     Preload,
     /// Where the build does not await `confirm`: the wallet's result and
     /// `confirmTimeoutMs`, for the full module to go on with
-    /// ([`Run::confirming`]). This run ends with it; where that module
+    /// ([`super::Run::confirming`]). This run ends with it; where that module
     /// does not load, the payment fails `confirm_failed` with the result.
     HandOff(Reported<V>, u32),
     /// The payment's result: reported as the event `result` (its detail),
@@ -90,7 +90,7 @@ pub enum Cmd<V> {
     /// wallet's unverified result when the failure came after it.
     Fail(PayError, Option<V>, Option<Reported<V>>),
     /// A payment refused before it starts for an input it does not word
-    /// ([`crate::error::WORDED`]): the module that words it is asked to,
+    /// (`crate::error::WORDED`): the module that words it is asked to,
     /// then the run ends rejecting with it.
     Explain(PayError),
     /// The run's answer, with no event: the authentication client's outcome.

@@ -76,7 +76,7 @@ pub fn busy<V>(export: &str) -> Cmd<V> {
 
 /// The command that ends a payment refused before it starts for its input
 /// `e`: rejected with it where this build words its errors
-/// ([`crate::error::WORDED`]), else handed to the module that words it
+/// (`crate::error::WORDED`), else handed to the module that words it
 /// ([`Cmd::Explain`]).
 pub fn refuse<V>(e: PayError) -> Cmd<V> {
     if crate::error::WORDED {

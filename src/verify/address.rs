@@ -93,7 +93,7 @@ pub fn is_loopback(base_url: &str) -> bool {
 /// Checks `baseUrl`: an absolute `http` or `https` URL with a plain host
 /// (the strict shape of [`crate::safe_url`]: no user info, whitespace,
 /// control characters or backslashes) and no query or fragment, since the
-/// client appends each interface's path to it ([`Paths`]). Returns it
+/// client appends each interface's path to it ([`crate::verify::config::Paths`]). Returns it
 /// without trailing slashes; `invalid_options` naming `baseUrl` otherwise. Plain `http` is accepted
 /// for any host, as the service's joint-debugging address may be one.
 pub fn check_base_url(url: &str) -> Result<String, PayError> {

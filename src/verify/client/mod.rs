@@ -23,7 +23,7 @@
 //!   `order_id` too. Within `attempts` sends of the check in all. A result
 //!   query met by 90105 or by no answer is sent again the same way; past
 //!   the budget, `transport`.
-//! - Answers are checked before they are believed ([`answer`]): the echoes
+//! - Answers are checked before they are believed (`answer`): the echoes
 //!   of `order_id` and `order_date`, `service_date`, the `signature`.
 //! - `awaitResult` polls while the result is pending, with a growing
 //!   interval, until a final state or its time-out (then the pending outcome
