@@ -3,9 +3,9 @@
 // in Node and under Jest's node environment); `import("paybridge")` gives
 // node.mjs, which re-exports this same file, so one process has one copy
 // of the module whichever way it is loaded (one wasm instance, one
-// `PayError` class, one payment at a time).
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// `PayError` class, one payment at a time). The module's bytes are in the
+// file itself, so a back end bundled for Node runs with nothing beside it.
+import { brotliDecompressSync } from "node:zlib";
 import { withRuns } from "./flows.js";
 import { bindings as fullBg } from "./paybridge_full_bg.js";
 import { drive, onEventOf, perform } from "./perform.js";
@@ -17,8 +17,12 @@ export { __debugCounts, __wasmMemoryBytes } from "./shared.js";
 export { modules as __modules } from "./shared.js";
 
 if (!modules.full) {
-  // CommonJS: the .wasm beside this file.
-  const module = new WebAssembly.Module(readFileSync(join(__dirname, "paybridge_full_bg.wasm")));
+  // The full module carried in this file (www/build/embed-node.mjs writes
+  // its bytes in place of the name below), not read from beside it: a
+  // bundler that packs a Node back end (esbuild, webpack, ncc) takes it
+  // along, where it would leave a separate .wasm behind.
+  const bytes = brotliDecompressSync(Buffer.from(PAYBRIDGE_NODE_WASM, "base64"));
+  const module = new WebAssembly.Module(bytes);
   modules.full = link(withRuns(fullBg, drive, onEventOf), new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
 }
