@@ -133,8 +133,10 @@ impl<V> VerifyRun<V> {
             }
             Input::Rejected(t, v, threw) if awaiting && t == self.token => {
                 out.push(Cmd::ClearTimer(Timer::Await));
+                if !sending {
+                    return self.hook_failed(phase, Failure::thrown(threw), Some(v), out);
+                }
                 let what = match (request, self.custom, threw) {
-                    _ if !sending => return self.hook_failed(phase, Failure::thrown(threw), Some(v), out),
                     (false, ..) => "the answer's body could not be read",
                     (_, true, true) => "the transport function threw",
                     (_, true, false) => "the transport function's promise rejected",
