@@ -24,7 +24,8 @@
 //!   sans-IO state machine in `perform/`: `Run` (a payment), `BridgeWait`
 //!   (`waitForBridge`), `CardnetRun` (`cardnetPay`), `VerifyRun` (a call of
 //!   the authentication client, around `verify::Call`, which decides what
-//!   to send and when to try again), `NoticeRun` (`verifyNotification`)
+//!   to send and when to try again and alone holds where the call is,
+//!   read by the run), `NoticeRun` (`verifyNotification`)
 //!   and `WatchRun` (`watchPayment`: ask the merchant until its word is
 //!   final, backing off).
 //!   Each answers every input (a call returned, an event, a timer, an

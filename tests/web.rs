@@ -5,7 +5,7 @@
 #![cfg(all(target_arch = "wasm32", feature = "web-extra"))]
 
 use js_sys::{Reflect, JSON};
-use paybridge::perform::wire::{field, Feed, Op};
+use paybridge::perform::wire::{count, field, Feed, Op};
 use paybridge::web::{exports, table, wait};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -103,11 +103,12 @@ fn a_bridge_that_never_comes_times_out_cleanly() {
 }
 
 /// What the module holds, `(listeners, waiters, retained)`: the query
-/// `Counts` of the one step export.
+/// `Counts` of the one step export, read where the wire declares each
+/// (`perform::wire::COUNTS`).
 fn counts() -> (u32, u32, u32) {
     let c = table::step(0, Feed::Counts as u32, JsValue::UNDEFINED);
-    let n = |i| c.get(i).as_f64().unwrap() as u32;
-    (n(0), n(1), n(2))
+    let n = |name| c.get(count(name) as u32).as_f64().unwrap() as u32;
+    (n("listeners"), n("waiters"), n("retained"))
 }
 
 /// Command `c`'s value `name`, read where the wire declares it

@@ -4,7 +4,7 @@
 //!
 //! `UPDATE_WIRE=1 cargo test --test wire` writes the file anew.
 
-use paybridge::perform::wire::{Feed, Op, FIELDS, VALUES};
+use paybridge::perform::wire::{Feed, Op, COUNTS, FIELDS, VALUES};
 use std::fs;
 use std::path::Path;
 
@@ -52,6 +52,10 @@ fn render() -> String {
             out.push_str(&format!("export const {}_{} = {i};\n", screaming(name), value.to_ascii_uppercase()));
         }
     }
+    out.push_str("\n// What the query FEED_COUNTS answers, by name (COUNTS): `[listeners, ...]`.\n");
+    for (i, name) in COUNTS.iter().enumerate() {
+        out.push_str(&format!("export const COUNTS_{} = {i};\n", name.to_ascii_uppercase()));
+    }
     out
 }
 
@@ -82,17 +86,27 @@ fn numbered(text: &str, pattern: &str) -> Vec<usize> {
     hits
 }
 
+/// The JavaScript that speaks the wire: the shim (`www/lib/`, but the
+/// generated file) and the browser tests' pages, each file's name and text.
+fn speakers() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["www/lib", "tests/browser/pages"] {
+        for entry in fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if name.ends_with(".js") && name != "protocol.js" {
+                files.push((format!("{dir}/{name}"), fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    files
+}
+
 #[test]
 fn the_shim_compares_and_feeds_no_number_of_its_own() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/lib");
     let mut found = Vec::new();
-    for entry in fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if !name.ends_with(".js") || name == "protocol.js" {
-            continue;
-        }
-        let text = fs::read_to_string(&path).unwrap();
+    for (name, text) in speakers() {
         for pattern in ["op ==", "op !=", "op >", "op <", "feed(", "step(id,", "__step(0,", "__step(id,"] {
             for line in numbered(&text, pattern) {
                 found.push(format!("{name}:{line}: `{pattern}` and a number"));
@@ -121,19 +135,48 @@ fn positional(text: &str) -> Vec<usize> {
 
 #[test]
 fn the_shim_reads_each_value_by_its_name() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("www/lib");
     let mut found = Vec::new();
-    for entry in fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name.ends_with(".js") {
-            for line in positional(&fs::read_to_string(&path).unwrap()) {
-                found.push(format!("{name}:{line}"));
-            }
+    for (name, text) in speakers() {
+        for line in positional(&text) {
+            found.push(format!("{name}:{line}"));
         }
     }
     assert!(found.is_empty(), "read each command's values by name (www/lib/protocol.js), not by position:\n{}", found.join("\n"));
     assert_eq!(positional("const [op, a, b, d, e] = c;\n// [op, a]\nreturn ([op, a], end) => 1"), [1, 3]);
+}
+
+/// Where `text` asks the query `Counts` and reads its answer by position
+/// (destructured), or without each of its values' names: what each
+/// finding is.
+fn counts_by_position(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    if !text.contains("__step(0, FEED_COUNTS)") {
+        return found;
+    }
+    for (i, line) in text.lines().enumerate() {
+        if line.contains("__step(0, FEED_COUNTS)") && line.contains("] =") {
+            found.push(format!("{}: the answer destructured by position", i + 1));
+        }
+    }
+    for name in COUNTS {
+        let constant = format!("COUNTS_{}", name.to_ascii_uppercase());
+        if !text.contains(&constant) {
+            found.push(format!("{constant} not read"));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_counts_are_read_by_name() {
+    let mut found = Vec::new();
+    let mut readers = 0;
+    for (name, text) in speakers() {
+        readers += usize::from(text.contains("__step(0, FEED_COUNTS)"));
+        found.extend(counts_by_position(&text).into_iter().map(|f| format!("{name}:{f}")));
+    }
+    assert!(readers >= 2, "the shim and the browser tests' pages ask FEED_COUNTS (found {readers})");
+    assert!(found.is_empty(), "read the answer of FEED_COUNTS by its names (www/lib/protocol.js, COUNTS_*):\n{}", found.join("\n"));
 }
 
 #[test]
@@ -141,4 +184,11 @@ fn the_check_finds_what_it_looks_for() {
     assert_eq!(numbered("if (op == 11) x;\nfeed(4, v)", "op =="), [1]);
     assert_eq!(numbered("if (op == 11) x;\nfeed(4, v)", "feed("), [2]);
     assert!(numbered("if (op == OP_EXPLAIN) feed(FEED_SUCCESS, v)", "op ==").is_empty());
+    let by_name = "const c = bg.__step(0, FEED_COUNTS);\nf(c[COUNTS_LISTENERS], c[COUNTS_WAITERS], c[COUNTS_RETAINED]);";
+    assert!(counts_by_position(by_name).is_empty());
+    assert_eq!(
+        counts_by_position("const [listeners, waiters, retained] = bg.__step(0, FEED_COUNTS);"),
+        ["1: the answer destructured by position", "COUNTS_LISTENERS not read", "COUNTS_WAITERS not read", "COUNTS_RETAINED not read"]
+    );
+    assert_eq!(counts_by_position(&by_name.replace("c[COUNTS_WAITERS]", "c[1]")), ["COUNTS_WAITERS not read"]);
 }

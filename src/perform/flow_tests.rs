@@ -6,7 +6,7 @@ use super::verify::Sender;
 use super::*;
 use crate::authorize::parse_auth_callback;
 use crate::payment::Payment;
-use crate::verify::{Call, Config, Operation};
+use crate::verify::{Call, Config, Operation, Phase};
 
 struct Page;
 
@@ -203,6 +203,29 @@ fn fetch_answers_are_read_for_their_body_under_the_same_deadline() {
     let out =
         run.feed(Input::Settled(3, Got::Text(Ok(body(r#"{"return_code":"10200","resp_code":"00","service_date":"20240101"}"#)))), &net);
     assert_eq!(kinds(&out), ["clear Await", "resolve"]);
+}
+
+#[test]
+fn the_run_reads_what_it_awaits_from_the_call() {
+    let net = Net(true);
+    let (mut run, _) = client(Operation::CheckResult, Json::obj(vec![("seqId", Json::str("S"))]), false, false, &net);
+    assert_eq!((run.call.phase(), run.expects(), run.sending()), (Phase::Signing, Expect::Text, false));
+    run.feed(Input::Settled(1, Got::Text(Ok("sig".into()))), &net);
+    assert_eq!((run.call.phase(), run.expects(), run.sending()), (Phase::Sending, Expect::Answer, true));
+    // fetch answered: its body is read, the call still sending.
+    run.feed(Input::Settled(2, Got::Response(Ok(200), 4)), &net);
+    assert_eq!((run.call.phase(), run.expects(), run.sending()), (Phase::Sending, Expect::Text, true));
+    // No body within the deadline: no answer, which the call meets with a
+    // pause before the next try.
+    let out = run.feed(Input::Timer(Timer::Await), &net);
+    assert!(matches!(out.last(), Some(Cmd::SetTimer(Timer::Sleep, _))), "{:?}", kinds(&out));
+    assert_eq!((run.call.phase(), run.sending(), run.over()), (Phase::Sleeping, false, false));
+    run.feed(Input::Timer(Timer::Sleep), &net);
+    assert_eq!((run.call.phase(), run.expects()), (Phase::Sending, Expect::Answer), "the signed query goes again");
+    // A request answered with what is no answer ends the run, and the call.
+    let out = run.feed(Input::Settled(4, Got::Answer(Err(PayError::new(Code::Transport, "no status")))), &net);
+    assert!(matches!(out.last(), Some(Cmd::Fail(..))), "{:?}", kinds(&out));
+    assert_eq!((run.call.phase(), run.over()), (Phase::Finished, true));
 }
 
 #[test]

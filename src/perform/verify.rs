@@ -6,6 +6,10 @@
 //! (the caller's `transport`, or `fetch` and then its body, both under one
 //! deadline), and a timer for the pause between tries.
 //!
+//! Where the call is (what it waits for) is the [`Call`]'s alone
+//! ([`Call::phase`]): the run reads it to know what an input answers, and
+//! tells the call when it ends it ([`Call::end`]).
+//!
 //! What must stay true: a hook that throws, rejects or does not answer in
 //! time fails the call `hook_failed` naming the hook ([`super::hooks`]), one
 //! that answers the wrong type `invalid_options`; a request
@@ -21,7 +25,7 @@ use super::io::{Expect, Got, Hook};
 use super::{Cmd, Input, Out, Timer};
 use crate::error::{cat, push_u64, Code, PayError};
 use crate::prelude::*;
-use crate::verify::{Call, Event, Notification, Step};
+use crate::verify::{Call, Event, Notification, Phase, Step};
 
 /// The longest wait a timer can hold (`setTimeout` takes a 32-bit signed
 /// count of milliseconds).
@@ -37,40 +41,28 @@ pub trait Sender<V> {
     fn describe(&self, v: &V) -> String;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Waiting {
-    Encrypt,
-    Sign,
-    Send,
-    /// The body of a `fetch` answer with this status.
-    Body(u16),
-    Verify,
-    Sleep,
-    Over,
-}
-
-/// One call of the authentication client being performed.
+/// One call of the authentication client being performed. Where the call
+/// is (what it waits for) is the [`Call`]'s own record, read through
+/// [`Call::phase`]; the run keeps only what the edge adds within a phase:
+/// the token it awaits, the fields still to encrypt one at a time, and
+/// whether a `fetch` answer's body is being read.
 pub struct VerifyRun<V> {
-    call: Call,
-    waiting: Waiting,
+    /// The call performed, and the one record of where it is.
+    pub(super) call: Call,
     /// The token of the awaited call.
     token: u32,
     timeout_ms: u32,
     /// Whether requests go through the caller's `transport` (else `fetch`).
     custom: bool,
+    /// While the call is [`Phase::Encrypting`]: the fields asked for, and
+    /// the hook's answers so far, one a field.
     to_encrypt: Vec<(String, String)>,
     encrypted: Vec<String>,
+    /// While the call is [`Phase::Sending`]: the status of a `fetch` answer
+    /// whose body is being read (under the request's deadline).
+    body: Option<u16>,
     /// What the last request that got no answer met, and the value behind it.
     last: Option<(String, Option<V>)>,
-}
-
-/// The hook being awaited.
-fn hook_of(w: Waiting) -> Awaited {
-    match w {
-        Waiting::Encrypt => Awaited::Encrypt,
-        Waiting::Sign => Awaited::Sign,
-        _ => Awaited::Verify,
-    }
 }
 
 fn bad_option(field: &str, message: &str) -> PayError {
@@ -96,35 +88,27 @@ impl<V> VerifyRun<V> {
     /// caller gave a `transport`. (Whether it gave `verify` is the call's:
     /// it asks for [`Step::NeedVerify`] only then.)
     pub fn start(call: Call, timeout_ms: u32, custom: bool, s: &impl Sender<V>, out: &mut impl Out<V>) -> VerifyRun<V> {
-        let mut run = VerifyRun {
-            call,
-            waiting: Waiting::Over,
-            token: 0,
-            timeout_ms,
-            custom,
-            to_encrypt: Vec::new(),
-            encrypted: Vec::new(),
-            last: None,
-        };
+        let mut run =
+            VerifyRun { call, token: 0, timeout_ms, custom, to_encrypt: Vec::new(), encrypted: Vec::new(), body: None, last: None };
         run.next(Event::Start, s, out);
         run
     }
 
     /// Whether the run has ended.
     pub fn over(&self) -> bool {
-        self.waiting == Waiting::Over
+        matches!(self.call.phase(), Phase::Finished)
     }
 
     /// Whether the run awaits a request (sent, or its body being read).
     pub fn sending(&self) -> bool {
-        matches!(self.waiting, Waiting::Send | Waiting::Body(_))
+        matches!(self.call.phase(), Phase::Sending)
     }
 
     /// What the awaited answer is read as.
     pub fn expects(&self) -> Expect {
-        match self.waiting {
-            Waiting::Verify => Expect::Flag,
-            Waiting::Send => Expect::Answer,
+        match self.call.phase() {
+            Phase::Verifying => Expect::Flag,
+            Phase::Sending if self.body.is_none() => Expect::Answer,
             _ => Expect::Text,
         }
     }
@@ -132,41 +116,60 @@ impl<V> VerifyRun<V> {
     /// Answers one input. Inputs after the end, and answers to an awaited
     /// call the run no longer awaits, change nothing.
     pub fn step_into(&mut self, input: Input<V>, s: &impl Sender<V>, out: &mut impl Out<V>) {
-        let awaiting = !matches!(self.waiting, Waiting::Sleep | Waiting::Over);
-        match input {
+        let phase = self.call.phase();
+        let awaiting = !matches!(phase, Phase::Sleeping | Phase::Finished);
+        let sending = matches!(phase, Phase::Sending);
+        // The request itself, its body not asked for yet.
+        let request = sending && self.body.is_none();
+        // What the awaited call met: no answer to a request (what it met,
+        // and the value behind it), which the call decides on; or a hook
+        // that failed (how, and what it threw), which ends the call here.
+        let met = match input {
             Input::Settled(t, got) if awaiting && t == self.token => {
-                if !matches!(self.waiting, Waiting::Send | Waiting::Encrypt) {
+                if !request && !matches!(phase, Phase::Encrypting) {
                     out.push(Cmd::ClearTimer(Timer::Await));
                 }
-                self.settled(got, s, out)
+                return self.settled(got, s, out);
             }
             Input::Rejected(t, v, threw) if awaiting && t == self.token => {
                 out.push(Cmd::ClearTimer(Timer::Await));
-                let what = match (self.waiting, self.custom, threw) {
-                    (Waiting::Send, true, true) => "the transport function threw",
-                    (Waiting::Send, true, false) => "the transport function's promise rejected",
-                    (Waiting::Send, false, true) => "fetch threw",
-                    (Waiting::Send, false, false) => "the request failed",
-                    (Waiting::Body(_), ..) => "the answer's body could not be read",
-                    (w, ..) => return self.fail(hooks::failed(hook_of(w), Failure::thrown(threw)), Some(v), out),
+                if !sending {
+                    return self.hook_failed(phase, Failure::thrown(threw), Some(v), out);
+                }
+                let what = match (request, self.custom, threw) {
+                    (false, ..) => "the answer's body could not be read",
+                    (_, true, true) => "the transport function threw",
+                    (_, true, false) => "the transport function's promise rejected",
+                    (_, false, true) => "fetch threw",
+                    _ => "the request failed",
                 };
-                self.last = Some((cat!(what, &s.describe(&v)), Some(v)));
-                self.next(Event::NoAnswer, s, out)
+                (cat!(what, &s.describe(&v)), Some(v))
             }
             Input::Timer(Timer::Await) if awaiting => {
-                if let Waiting::Send | Waiting::Body(_) = self.waiting {
-                    let mut m = String::from("no answer within ");
-                    push_u64(&mut m, self.timeout_ms as u64);
-                    m.push_str(" ms (timeoutMs)");
-                    self.last = Some((m, None));
-                    self.next(Event::NoAnswer, s, out)
-                } else {
-                    self.fail(hooks::failed(hook_of(self.waiting), Failure::Late(self.timeout_ms)), None, out)
+                if !sending {
+                    return self.hook_failed(phase, Failure::Late(self.timeout_ms), None, out);
                 }
+                let mut m = String::from("no answer within ");
+                push_u64(&mut m, self.timeout_ms as u64);
+                m.push_str(" ms (timeoutMs)");
+                (m, None)
             }
-            Input::Timer(Timer::Sleep) if self.waiting == Waiting::Sleep => self.next(Event::Slept, s, out),
-            _ => {}
-        }
+            Input::Timer(Timer::Sleep) if matches!(phase, Phase::Sleeping) => return self.next(Event::Slept, s, out),
+            _ => return,
+        };
+        self.last = Some(met);
+        self.next(Event::NoAnswer, s, out)
+    }
+
+    /// The hook a call in `phase` awaits failed `how` (`cause`: what it
+    /// threw).
+    fn hook_failed(&mut self, phase: Phase, how: Failure, cause: Option<V>, out: &mut impl Out<V>) {
+        let hook = match phase {
+            Phase::Encrypting => Awaited::Encrypt,
+            Phase::Signing => Awaited::Sign,
+            _ => Awaited::Verify,
+        };
+        self.fail(hooks::failed(hook, how), cause, out)
     }
 
     fn settled(&mut self, got: Got<V>, s: &impl Sender<V>, out: &mut impl Out<V>) {
@@ -175,8 +178,8 @@ impl<V> VerifyRun<V> {
             Got::Text(Err(ty)) => Err(bad_option(name, &cat!("must return ", what, " as a string (or a Promise of one), not ", &ty))),
             _ => Err(bad_option(name, "answered what the client did not ask for")),
         };
-        let event = match (self.waiting, got) {
-            (Waiting::Encrypt, got) => match text("encrypt", "the encrypted value", got) {
+        let event = match (self.call.phase(), self.body, got) {
+            (Phase::Encrypting, _, got) => match text("encrypt", "the encrypted value", got) {
                 Ok(v) => {
                     self.encrypted.push(v);
                     if let Some(next) = self.to_encrypt.get(self.encrypted.len()).cloned() {
@@ -187,24 +190,24 @@ impl<V> VerifyRun<V> {
                 }
                 Err(e) => return self.fail(e, None, out),
             },
-            (Waiting::Sign, got) => match text("sign", "the signature", got) {
+            (Phase::Signing, _, got) => match text("sign", "the signature", got) {
                 Ok(v) => Event::Signed(v),
                 Err(e) => return self.fail(e, None, out),
             },
-            (Waiting::Verify, Got::Flag(Ok(b))) => Event::Verified(b),
-            (Waiting::Verify, Got::Flag(Err(ty))) => return self.fail(not_flag(&ty), None, out),
-            (Waiting::Send, Got::Answer(Ok((status, body)))) => {
+            (Phase::Verifying, _, Got::Flag(Ok(b))) => Event::Verified(b),
+            (Phase::Verifying, _, Got::Flag(Err(ty))) => return self.fail(not_flag(&ty), None, out),
+            (Phase::Sending, None, Got::Answer(Ok((status, body)))) => {
                 out.push(Cmd::ClearTimer(Timer::Await));
                 Event::Response { status, body }
             }
             // The body is read under the same deadline as the request.
-            (Waiting::Send, Got::Response(Ok(status), v)) => {
-                self.waiting = Waiting::Body(status);
+            (Phase::Sending, None, Got::Response(Ok(status), v)) => {
+                self.body = Some(status);
                 self.token += 1;
                 return out.push(Cmd::Await(self.token, Hook::Body(v)));
             }
-            (Waiting::Send, Got::Answer(Err(e)) | Got::Response(Err(e), _)) => return self.fail(e, None, out),
-            (Waiting::Body(status), Got::Text(body)) => Event::Response { status, body: body.unwrap_or_default() },
+            (Phase::Sending, None, Got::Answer(Err(e)) | Got::Response(Err(e), _)) => return self.fail(e, None, out),
+            (Phase::Sending, Some(status), Got::Text(body)) => Event::Response { status, body: body.unwrap_or_default() },
             _ => return,
         };
         self.next(event, s, out)
@@ -218,10 +221,10 @@ impl<V> VerifyRun<V> {
 
     /// Tells the call what happened, and does what it asks next.
     fn next(&mut self, mut event: Event, s: &impl Sender<V>, out: &mut impl Out<V>) {
+        self.body = None;
         loop {
             match self.call.next(event) {
                 Step::NeedEncrypt(fields) if !fields.is_empty() => {
-                    self.waiting = Waiting::Encrypt;
                     self.encrypted.clear();
                     let first = fields[0].clone();
                     self.to_encrypt = fields;
@@ -232,30 +235,16 @@ impl<V> VerifyRun<V> {
                     if !s.can_send() {
                         return self.fail(no_fetch(), None, out);
                     }
-                    self.waiting = Waiting::Sign;
                     return self.ask(Hook::Sign(params), out);
                 }
-                Step::Send(request) => {
-                    self.waiting = Waiting::Send;
-                    return self.ask(Hook::Send(Box::new(request)), out);
-                }
-                Step::NeedVerify { data, signature } => {
-                    self.waiting = Waiting::Verify;
-                    return self.ask(Hook::Verify(Box::new((data, signature))), out);
-                }
-                Step::Sleep(ms) => {
-                    self.waiting = Waiting::Sleep;
-                    return out.push(Cmd::SetTimer(Timer::Sleep, ms.min(MAX_TIMER_MS)));
-                }
-                Step::Done(Ok(outcome)) => {
-                    self.waiting = Waiting::Over;
-                    return out.push(Cmd::Resolve(outcome.to_json()));
-                }
+                Step::Send(request) => return self.ask(Hook::Send(Box::new(request)), out),
+                Step::NeedVerify { data, signature } => return self.ask(Hook::Verify(Box::new((data, signature))), out),
+                Step::Sleep(ms) => return out.push(Cmd::SetTimer(Timer::Sleep, ms.min(MAX_TIMER_MS))),
+                Step::Done(Ok(outcome)) => return out.push(Cmd::Resolve(outcome.to_json())),
                 Step::Done(Err(mut e)) => {
                     // A call that ran out of tries says what the last one met.
                     if let (Code::Transport, Some((m, cause))) = (e.code, self.last.take()) {
                         e.message = cat!(&e.message, " (last: ", &m, ")");
-                        self.waiting = Waiting::Over;
                         return out.push(match cause {
                             Some(c) => Cmd::FailCaused(e, c),
                             None => Cmd::Fail(e, None, None),
@@ -267,8 +256,9 @@ impl<V> VerifyRun<V> {
         }
     }
 
+    /// Ends the call here, the edge's failure (a hook's, an answer's).
     fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
-        self.waiting = Waiting::Over;
+        self.call.end();
         out.push(Cmd::Fail(e, cause, None));
     }
 }

@@ -1,14 +1,15 @@
 //! The wire between a module's edges (`web/protocol.rs` writes, and
 //! `web/table.rs`'s one step export reads) and the shim that performs their commands
 //! (`www/lib/perform.js`), declared once: every operation a command may
-//! carry and every kind of input the shim may feed back.
+//! carry, every kind of input the shim may feed back, and what the query
+//! `Counts` answers.
 //!
 //! `www/lib/protocol.js` holds the same numbers as JavaScript constants
 //! (`OP_EMIT`, `FEED_RETURNED`, ...). It is generated from these
 //! declarations, not written by hand: `tests/wire.rs` fails when the file
 //! and the enums differ (`UPDATE_WIRE=1 cargo test --test wire` writes it)
-//! and when the shim compares or feeds a number of its own instead of a
-//! name.
+//! and when the shim (or a browser test's page) compares or feeds a number
+//! of its own instead of a name, or reads the counts by position.
 //!
 //! What must stay true: a number, once given, means one thing in both
 //! languages; the shim treats every operand as opaque (a timer or target
@@ -190,6 +191,26 @@ wire! {
     }
 }
 
+/// What the query `Counts` answers (`__step(0, Counts)`, what the module
+/// holds on to right now), by name, in order: the one declaration of its
+/// values, generated into `www/lib/protocol.js` (`COUNTS_LISTENERS`),
+/// written by the edge through [`count`] (`web/table.rs`) and read by
+/// those names (`www/lib/shared.js`, the browser tests' pages).
+pub const COUNTS: &[&str] = &["listeners", "waiters", "retained"];
+
+/// The index of `Counts`' value `name` ([`COUNTS`]), found when the crate
+/// is compiled: a name the declaration lacks fails the build.
+pub const fn count(name: &str) -> usize {
+    let mut i = 0;
+    while i < COUNTS.len() {
+        if same(COUNTS[i], name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("a count the wire does not declare (perform::wire::COUNTS)")
+}
+
 wire! {
     /// The timers of a run, by what they wait for. The shim hands a
     /// timer's number back as a `SetTimer` command gave it (`Feed::Timer`).
@@ -250,6 +271,8 @@ mod tests {
         assert_eq!(field(Op::Listen, "target"), Some(3));
         assert_eq!(field(Op::Listen, "url"), None);
         assert_eq!((at(Feed::Settled, "value"), at(Feed::Rejected, "threw")), ("1", "2"));
+        assert_eq!([count("listeners"), count("waiters"), count("retained")], [0, 1, 2]);
+        assert!(COUNTS.iter().enumerate().all(|(i, n)| !COUNTS[..i].contains(n)));
         assert_eq!(Timer::of(u32::MAX), None);
     }
 }

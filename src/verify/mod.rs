@@ -20,7 +20,8 @@
 //!
 //! [`Call`] is the driver an edge wraps: it asks for a signature, a send, a
 //! signature check or a sleep ([`Step`]) and is told what happened
-//! ([`Event`]); step.rs holds that vocabulary.
+//! ([`Event`]), and holds where it is ([`Phase`]); step.rs holds that
+//! vocabulary.
 
 pub mod address;
 pub mod checks;
@@ -66,4 +67,4 @@ pub use score::{parse_score, passes_threshold, DEFAULT_THRESHOLD};
 #[cfg(feature = "hmac")]
 pub use sign::hmac_sha256_hex;
 pub use sign::sign_input;
-pub use step::{Event, Operation, Step};
+pub use step::{Event, Operation, Phase, Step};

@@ -1,6 +1,7 @@
 //! The vocabulary between a [`Call`](super::Call) and the edge that drives
-//! it: the operation, the events the edge reports and the steps it is asked
-//! to take.
+//! it: the operation, the events the edge reports, the steps it is asked
+//! to take, and the phase the call is in (what it waits for), which the
+//! edge reads rather than keeps a copy of.
 
 use super::outcome::Outcome;
 use super::request::Request;
@@ -60,6 +61,43 @@ pub enum Step {
     Sleep(u32),
     /// Finished; any further event gets an error.
     Done(Result<Outcome, PayError>),
+}
+
+/// Where a [`Call`](super::Call) is: the event it waits for next. The call
+/// holds it ([`Call::phase`](super::Call::phase)); the edge asks it what it
+/// awaits (`perform::VerifyRun`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Not started: waits for [`Event::Start`].
+    New,
+    /// Asked [`Step::NeedEncrypt`]: waits for [`Event::Encrypted`].
+    Encrypting,
+    /// Asked [`Step::NeedSign`]: waits for [`Event::Signed`].
+    Signing,
+    /// Asked [`Step::Send`]: waits for [`Event::Response`] or
+    /// [`Event::NoAnswer`].
+    Sending,
+    /// Asked [`Step::NeedVerify`]: waits for [`Event::Verified`].
+    Verifying,
+    /// Asked [`Step::Sleep`]: waits for [`Event::Slept`].
+    Sleeping,
+    /// Ended ([`Step::Done`], or ended by the edge): waits for nothing.
+    Finished,
+}
+
+impl Phase {
+    /// The event this phase waits for, for messages.
+    pub fn awaited(self) -> &'static str {
+        match self {
+            Phase::New => "Start",
+            Phase::Encrypting => "Encrypted",
+            Phase::Signing => "Signed",
+            Phase::Sending => "Response or NoAnswer",
+            Phase::Verifying => "Verified",
+            Phase::Sleeping => "Slept",
+            Phase::Finished => "nothing",
+        }
+    }
 }
 
 impl Event {

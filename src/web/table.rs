@@ -160,11 +160,13 @@ pub fn step(id: u32, kind: u32, v: JsValue) -> Array {
     out
 }
 
-/// `[listeners, waiters, retained]`: ready-event listeners (one an event,
-/// however many runs wait on it), bridge waiters, and what else still
-/// counts (a payment's wallet callbacks, the full module's other runs;
-/// none between calls).
+/// `[listeners, waiters, retained]`, in the order the wire declares them
+/// (`perform::wire::COUNTS`): ready-event listeners (one an event, however
+/// many runs wait on it), bridge waiters, and what else still counts (a
+/// payment's wallet callbacks, the full module's other runs; none between
+/// calls).
 fn counts() -> Array {
+    use crate::perform::wire::{count, COUNTS};
     let (listeners, waiters, retained) = RUNS.with(|r| {
         let r = r.borrow();
         #[cfg(feature = "web-extra")]
@@ -194,7 +196,12 @@ fn counts() -> Array {
         }
         (listeners, waiters, retained)
     });
-    let n = |x: usize| JsValue::from_f64(x as f64);
+    // Each where the wire declares it (`perform::wire::COUNTS`).
+    let mut c = [0; COUNTS.len()];
+    c[const { count("listeners") }] = listeners;
+    c[const { count("waiters") }] = waiters;
+    c[const { count("retained") }] = retained;
+    let n = |i: usize| JsValue::from_f64(c[i] as f64);
     let u = JsValue::UNDEFINED;
-    Array::of5(&n(listeners), &n(waiters), &n(retained), &u, &u)
+    Array::of5(&n(0), &n(1), &n(2), &u, &u)
 }

@@ -71,3 +71,8 @@ export const SETTLED_VALUE = 1;
 export const REJECTED_TOKEN = 0;
 export const REJECTED_REASON = 1;
 export const REJECTED_THREW = 2;
+
+// What the query FEED_COUNTS answers, by name (COUNTS): `[listeners, ...]`.
+export const COUNTS_LISTENERS = 0;
+export const COUNTS_WAITERS = 1;
+export const COUNTS_RETAINED = 2;

@@ -3,7 +3,7 @@
 // instance. The decisions (planning, waiting, calling, mapping) are all in
 // the wasm.
 
-import { FEED_COUNTS } from "./protocol.js";
+import { COUNTS_LISTENERS, COUNTS_RETAINED, COUNTS_WAITERS, FEED_COUNTS } from "./protocol.js";
 
 /** Every failure of the module: `code`, a message naming the field, `field`. */
 export class PayError extends Error {
@@ -71,10 +71,10 @@ export function guardClass(name) {
 
 /** What the module whose bindings are `bg` holds on to right now: `{
  * listeners, waiters, retained }` (the query FEED_COUNTS of `__step`,
- * src/web/pay.rs). */
+ * src/web/table.rs, each value where the wire declares it: COUNTS_*). */
 export function countsOf(bg) {
-  const [listeners, waiters, retained] = bg.__step(0, FEED_COUNTS);
-  return { listeners, waiters, retained };
+  const c = bg.__step(0, FEED_COUNTS);
+  return { listeners: c[COUNTS_LISTENERS], waiters: c[COUNTS_WAITERS], retained: c[COUNTS_RETAINED] };
 }
 
 /**

@@ -38,21 +38,10 @@ use super::outcome::Outcome;
 use super::query::Query;
 use super::request::{check_params, query_params, Request};
 use super::schedule::{backoff_delay, poll_delay};
-use super::step::{Event, Operation, Step};
+use super::step::{Event, Operation, Phase, Step};
 use crate::error::{cat, Code, PayError};
 use crate::json::Json;
 use crate::prelude::*;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    New,
-    Encrypting,
-    Signing,
-    Sending,
-    Verifying,
-    Sleeping { poll: bool },
-    Finished,
-}
 
 /// One operation of the authentication client, driven by [`Call::next`].
 #[derive(Clone, Debug)]
@@ -88,6 +77,8 @@ pub struct Call {
     /// result query by `order_id` found no record of it.
     check: Option<Request>,
     polls: u32,
+    /// The sleep is between two polls of `awaitResult`, not between tries.
+    polling: bool,
     waited_ms: u64,
     held: Option<Outcome>,
 }
@@ -121,6 +112,7 @@ impl Call {
             check_sends: 0,
             check: None,
             polls: 0,
+            polling: false,
             waited_ms: 0,
             held: None,
         }
@@ -154,6 +146,19 @@ impl Call {
         &self.order_date
     }
 
+    /// Where the call is: what it waits for next. The one record of it;
+    /// the edge that drives the call reads it here.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Ends the call from outside: the edge failed it (a hook that threw
+    /// or answered wrongly, nothing to send with). Any further event gets
+    /// an error, as after [`Step::Done`].
+    pub fn end(&mut self) {
+        self.phase = Phase::Finished;
+    }
+
     /// Advances the call by one event.
     pub fn next(&mut self, event: Event) -> Step {
         let phase = core::mem::replace(&mut self.phase, Phase::Finished);
@@ -164,8 +169,8 @@ impl Call {
             (Phase::Sending, Event::Response { status, body }) => self.answered(status, &body),
             (Phase::Sending, Event::NoAnswer) => self.no_answer(),
             (Phase::Verifying, Event::Verified(ok)) => self.verified(ok),
-            (Phase::Sleeping { poll }, Event::Slept) => {
-                if poll {
+            (Phase::Sleeping, Event::Slept) => {
+                if self.polling {
                     self.tries = 0;
                 }
                 if self.check.is_some() && !self.querying {
@@ -275,7 +280,8 @@ impl Call {
     }
 
     fn sleep(&mut self, ms: u32, poll: bool) -> Step {
-        self.phase = Phase::Sleeping { poll };
+        self.phase = Phase::Sleeping;
+        self.polling = poll;
         Step::Sleep(ms)
     }
 
@@ -321,21 +327,6 @@ impl Call {
         self.begin_query("");
         self.phase = Phase::Signing;
         Step::NeedSign(self.unsigned.clone())
-    }
-}
-
-impl Phase {
-    /// The event this phase waits for, for messages.
-    fn awaited(self) -> &'static str {
-        match self {
-            Phase::New => "Start",
-            Phase::Encrypting => "Encrypted",
-            Phase::Signing => "Signed",
-            Phase::Sending => "Response or NoAnswer",
-            Phase::Verifying => "Verified",
-            Phase::Sleeping { .. } => "Slept",
-            Phase::Finished => "nothing",
-        }
     }
 }
 

@@ -62,3 +62,22 @@ fn events_out_of_order_and_after_the_end() {
     let Step::Done(Err(e)) = c.next(Event::Start) else { panic!("expected an error") };
     assert_eq!(e.message, "the call has already finished");
 }
+
+#[test]
+fn the_phase_says_what_the_call_waits_for_until_it_ends() {
+    let mut c = call(Operation::CheckResult, Json::obj(vec![("seqId", Json::str("S"))]));
+    assert_eq!(c.phase(), Phase::New);
+    assert!(matches!(c.next(Event::Start), Step::NeedSign(_)));
+    assert_eq!(c.phase(), Phase::Signing);
+    assert!(matches!(c.next(Event::Signed("sig".into())), Step::Send(_)));
+    assert_eq!(c.phase(), Phase::Sending);
+    assert!(matches!(c.next(Event::NoAnswer), Step::Sleep(_)));
+    assert_eq!(c.phase(), Phase::Sleeping);
+    assert!(matches!(c.next(Event::Slept), Step::Send(_)));
+    assert_eq!(c.phase(), Phase::Sending);
+    // Ended by the edge (a hook that failed): over, as after Done.
+    c.end();
+    assert_eq!(c.phase(), Phase::Finished);
+    let Step::Done(Err(e)) = c.next(Event::NoAnswer) else { panic!("expected an error") };
+    assert_eq!(e.message, "the call has already finished");
+}
