@@ -34,7 +34,7 @@
 //! when the call returned and `[Threw, e]` when it threw. Having performed
 //! `Resolve` or `Reject` it feeds `[Release]`: the edge lets the run go.
 //! `Counts` is no step: `step(0, Counts)` answers what the module holds
-//! (`__debugCounts`).
+//! (`__debugCounts`), its values named in `perform::wire::COUNTS`.
 
 use super::convert::{from_js, set, to_js};
 use super::env;
