@@ -137,7 +137,7 @@ $(WASM_JS): $(BG)/wasm2js.stamp ;
 
 # pkg/ is rebuilt when one of its inputs changed ($(BG)/pkg.stamp).
 PKG_INPUTS := $(wildcard www/lib/* www/build/*) $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm \
-  $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
+  $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs $(BG_JS)/translated.cjs
 
 pkg-files: $(BG)/pkg.stamp
 
@@ -202,10 +202,12 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	  --outfile=$(STAGE)/miniprogram-npm.min.js
 	node www/build/es5.mjs $(STAGE)/miniprogram-npm.min.js $(STAGE)/miniprogram-npm.es5.js
 	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-npm.es5.js --output pkg/miniprogram/index.js
-	# The JavaScript build lowered, then minified again by esbuild, which
-	# keeps ES5 as it is at --target=es5 (terser makes this file larger).
-	node www/build/es5.mjs $(BG_JS)/paybridge.wasm.cjs $(STAGE)/paybridge.wasm.es5.js
-	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=pkg/miniprogram/paybridge.wasm.js
+	# The JavaScript build's translated module alone (no glue: index.js
+	# hands it the module's own, www/lib/miniprogram-npm.js), checked as
+	# ES5 and minified by esbuild, which keeps ES5 as it is at --target=es5
+	# (terser makes this file larger).
+	node www/build/es5.mjs $(BG_JS)/translated.cjs $(STAGE)/paybridge.wasm.es5.js
+	$(BIN)/esbuild --minify --target=es5 --format=cjs --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=pkg/miniprogram/paybridge.wasm.js
 	node www/build/brotli.mjs $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram/paybridge_mini_bg.wasm.br
 	cp www/lib/miniprogram-folder.json pkg/miniprogram/package.json
 	# What bundlers resolve paybridge/miniprogram to (package.json
@@ -255,28 +257,42 @@ $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 # when wasm-bindgen's glue has another shape than one of them reads);
 # each glue also exports `bindings`, one plain object, for the bundles that
 # hand it to its module (the browser entry, full.js, the mini-program
-# bundles).
-$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs www/build/glue.mjs
+# bundles); the names given are saved (names.json), for the JavaScript
+# build, which is named as the mini-program module.
+$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js $(SHORT)/%_bg.names.json &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs www/build/glue.mjs
 	@mkdir -p $(SHORT)
-	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings
+	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings --save-names $(SHORT)/$*_bg.names.json
 
 $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)
 
-# Lower what wasm2js does not translate, optimize for MVP, translate; then
-# bundle the translation with its glue, as CommonJS: `.cjs`, so that Node
-# and bundlers read it as such inside this `type: module` package. A
+# Lower what wasm2js does not translate, optimize for MVP, name the imports
+# and exports as the mini-program module's (www/build/short-names.mjs), so
+# that the translation links with that module's glue, which must come out
+# the same, translate, and write the translation as the JavaScript build's
+# module (www/build/wasm2js.mjs: `instantiate(imports)`, no glue). A
 # memory.grow left in the code would leave the glue's views on a stale
 # buffer (src/web/arena.rs).
-$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/globals.js \
-  www/lib/textcoding.js Makefile
+$(BG_JS)/translated.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js $(SHORT)/paybridge_mini_bg.js $(SHORT)/paybridge_mini_bg.names.json \
+  www/build/wasm2js.mjs www/build/short-names.mjs www/build/glue.mjs Makefile
 	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
 	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals -Oz $(ONE_CALLER) --strip-debug --strip-producers \
 	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm
 	if $(BIN)/wasm-dis $(BG_JS)/mvp.wasm | grep -q 'memory.grow'; then \
 	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi
-	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/mvp.wasm -o $(BG_JS)/paybridge_bg.wasm.js
-	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(BG_JS)/
+	node www/build/short-names.mjs $(BG_JS)/mvp.wasm $(BG_JS)/paybridge_bg.js $(BG_JS)/short.wasm $(BG_JS)/short_bg.js \
+	  --bindings --names $(SHORT)/paybridge_mini_bg.names.json
+	if ! cmp -s $(BG_JS)/short_bg.js $(SHORT)/paybridge_mini_bg.js; then \
+	  echo "the wasm2js build's glue differs from the mini-program module's ($(BG_JS)/short_bg.js, $(SHORT)/paybridge_mini_bg.js): both builds must have the same exports and imports" >&2; exit 1; fi
+	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/short.wasm -o $(BG_JS)/translated.js
+	node www/build/wasm2js.mjs $(BG_JS)/translated.js $@
+
+# The JavaScript build for ready({ wasmJs }) (pkg/paybridge.wasm.cjs,
+# CommonJS: `.cjs`, so that Node and bundlers read it as such inside this
+# `type: module` package): the translation with the glue it links with.
+$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/translated.cjs $(SHORT)/paybridge_mini_bg.js www/lib/wasmjs.js www/lib/globals.js \
+  www/lib/textcoding.js Makefile
+	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(BG_JS)/
 	$(ESBUILD) --inject:$(BG_JS)/globals.js --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
 
 ## The packed tarball, as a user installs it: examples/ install this file

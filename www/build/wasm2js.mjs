@@ -1,0 +1,78 @@
+// Makes binaryen's wasm2js translation of the mini-program module (an ES
+// module that imports its glue as `bg` and instantiates at import) the
+// JavaScript build's module: an ES5 CommonJS script whose one export,
+// `instantiate(imports)`, instantiates it as WebAssembly.instantiate would
+// a module (`imports.bg`, the glue's bindings) and answers its exports. The
+// glue is not in it: the JavaScript build links with the mini-program
+// module's own glue, which the entry already has (Makefile), and each
+// entry hands it over (www/lib/miniprogram-npm.js, miniprogram-bundle.js,
+// wasmjs.js).
+//
+// Its data segments are written as string literals, one character a byte,
+// instead of wasm2js's base64: fewer bytes in the file (text is most of
+// the data) and less work at instantiation in a runtime without a JIT.
+//
+// Every rewrite reads the shape of binaryen's output (version in
+// tests/package-lock.json) and stops the build, naming itself, when it
+// finds another.
+//
+//   node www/build/wasm2js.mjs translated.js out.cjs
+
+import { readFileSync, writeFileSync } from "node:fs";
+
+const [input, output] = process.argv.slice(2);
+if (!output) {
+  console.error("usage: wasm2js.mjs translated.js out.cjs");
+  process.exit(2);
+}
+
+let js = readFileSync(input, "utf8");
+
+function shape(what, found) {
+  console.error(`${input}: wasm2js output of another shape than www/build/wasm2js.mjs reads: ${what}; ${found}`);
+  process.exit(1);
+}
+
+// The import of the glue, and the instantiation at import with the
+// exports re-exported one by one, become the one function.
+const head = "import * as bg from 'bg';\n";
+if (!js.startsWith(head)) shape("the first line `import * as bg from 'bg';`", `found ${JSON.stringify(js.slice(0, 40))}`);
+js = js.slice(head.length);
+const tail = /\nvar retasmFunc = asmFunc\(\{\n {2}"bg": bg,\n\}\);\n(?:export var [\w$]+ = retasmFunc\.[\w$]+;\n)+$/;
+if (!tail.test(js)) shape("`var retasmFunc = asmFunc({ \"bg\": bg })` then `export var NAME = retasmFunc.NAME;` lines at the end", "they are not");
+js = js.replace(tail, "\nexports.instantiate = asmFunc;\n");
+if (/^\s*(import|export)\b/m.test(js)) shape("no other import or export", "there is one");
+
+// The data segments: wasm2js's base64 decoder and its calls.
+const decoder = /^ {2}var bufferView;\n {2}var base64ReverseLookup = [\s\S]*?\n {2}function base64DecodeToExistingUint8Array\(uint8Array, offset, b64\) \{\n[\s\S]*?\n {2}\}\n/m;
+if (!decoder.test(js)) shape("`var bufferView;`, the lookup table and `function base64DecodeToExistingUint8Array(uint8Array, offset, b64)`", "not found");
+js = js.replace(
+  decoder,
+  "var bufferView;\n" +
+    "// Writes a data segment: one character of `text` a byte.\n" +
+    "function initSegment(offset, text) {\n  for (var i = 0; i < text.length; i++) bufferView[offset + i] = text.charCodeAt(i);\n}\n",
+);
+let segments = 0;
+js = js.replace(/base64DecodeToExistingUint8Array\(bufferView, (\d+), "([A-Za-z0-9+/]*={0,2})"\);/g, (_, offset, b64) => {
+  segments++;
+  return `initSegment(${offset}, ${literal(Buffer.from(b64, "base64"))});`;
+});
+if (segments === 0 || js.includes("base64DecodeToExistingUint8Array")) shape("each segment `base64DecodeToExistingUint8Array(bufferView, OFFSET, \"BASE64\");`", "one is written otherwise");
+
+/** `bytes` as a JavaScript string literal, one character a byte, ASCII only. */
+function literal(bytes) {
+  const named = { 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\" };
+  let s = '"';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    const next = bytes[i + 1];
+    if (named[b]) s += named[b];
+    else if (b >= 0x20 && b < 0x7f) s += String.fromCharCode(b);
+    // `\0` before a digit would read as an octal escape.
+    else if (b === 0 && !(next >= 0x30 && next <= 0x39)) s += "\\0";
+    else s += `\\x${b.toString(16).padStart(2, "0")}`;
+  }
+  return s + '"';
+}
+
+writeFileSync(output, js);
