@@ -47,15 +47,24 @@ WASM_PROFILE := wasm
 # at opt-level 2 and 3, off at "z" unless asked for), and with
 # -Zcross-crate-inline-threshold=always it may inline any function of
 # another crate (core, alloc, wasm-bindgen), not only the small ones and
-# those marked #[inline] (both in STD_FLAGS). The payment, mini-program
-# and wasm2js builds take both MIR options and LLVM 28, the smallest
+# those marked #[inline] (both in STD_FLAGS). The payment and mini-program
+# builds take both MIR options and LLVM 28, the smallest
 # payment module measured (gzip -9 of the .wasm; smaller than under
 # LLVM's best threshold alone; 26 to 30 give the same module, 20 and 32
 # or more a larger one; tests/bench/README.md). The full module keeps
 # LLVM 9, its smallest (5, 15 and 28 each give a larger one), and is
 # built in a profile of its own (Cargo.toml, profile wasm-full) so that
-# no build undoes another's standard library.
+# no build undoes another's standard library. The wasm2js build takes
+# neither MIR option and LLVM 0: its translation is the smallest so
+# (tests/bench/README.md), a wallet1 page's bytes being raw JavaScript.
 INLINE :=
+MIR_INLINE := -Zinline-mir=yes -Zcross-crate-inline-threshold=always
+# The wasm2js build's stack: 64 KiB, not the linker's 1 MiB, so that the
+# data after it sits at 5-digit addresses, which the translation writes
+# out wherever the code reads the data. The deepest inputs (the plan
+# vectors, the hostile corpus, nesting at the depth limit) use about 5 KB
+# (tests/bench/README.md).
+WASM2JS_STACK := -Clink-arg=-zstack-size=65536
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
@@ -109,7 +118,8 @@ pkg: setup $(BG)/pay.stamp $(BG)/full.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp
 # each of them every time).
 CRATE_SRC := $(shell find src -type f) Cargo.toml Cargo.lock Makefile
 
-$(BG)/pay.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp: INLINE := -Cllvm-args=--inline-threshold=28
+$(BG)/pay.stamp $(BG)/mini.stamp: INLINE := -Cllvm-args=--inline-threshold=28
+$(BG)/wasm2js.stamp: INLINE := -Cllvm-args=--inline-threshold=0
 
 $(BG)/pay.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime,platform-url
@@ -126,7 +136,7 @@ $(BG)/mini.stamp: $(CRATE_SRC)
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm) && touch $@
 
 $(BG)/wasm2js.stamp: $(CRATE_SRC)
-	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp $(STD_FLAGS) $(REMAP) $(INLINE)" \
+	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp $(filter-out $(MIR_INLINE),$(STD_FLAGS)) $(WASM2JS_STACK) $(REMAP) $(INLINE)" \
 	  cargo rustc --lib --crate-type cdylib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@mkdir -p $(BG) && touch $@
 
