@@ -286,7 +286,7 @@ $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 $(BG_JS)/translated.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js $(SHORT)/paybridge_mini_bg.js $(SHORT)/paybridge_mini_bg.names.json \
   www/build/wasm2js.mjs www/build/short-names.mjs www/build/glue.mjs Makefile
 	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
-	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals -Oz $(ONE_CALLER) --strip-debug --strip-producers \
+	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals $(WASM_OPT_PASSES) --strip-debug --strip-producers \
 	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm
 	if $(BIN)/wasm-dis $(BG_JS)/mvp.wasm | grep -q 'memory.grow'; then \
 	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi

@@ -12,6 +12,13 @@
 // instead of wasm2js's base64: fewer bytes in the file (text is most of
 // the data) and less work at instantiation in a runtime without a JIT.
 //
+// The long numbers the code repeats (the niche values of Rust's enums,
+// -2147483648 and its neighbours, mostly) are each written once, as a
+// variable of the module's function, and read where they were written:
+// a minifier cannot do that, and a wallet1 page counts raw bytes. Numbers
+// that are the test of a `case` stay (a switch on literals is a jump
+// table in the interpreter).
+//
 // Every rewrite reads the shape of binaryen's output (version in
 // tests/package-lock.json) and stops the build, naming itself, when it
 // finds another.
@@ -19,6 +26,10 @@
 //   node www/build/wasm2js.mjs translated.js out.cjs
 
 import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+// Build tools of the project's, installed with the others in tests/.
+const acorn = createRequire(new URL("../../tests/package.json", import.meta.url))("acorn");
 
 const [input, output] = process.argv.slice(2);
 if (!output) {
@@ -73,6 +84,59 @@ function literal(bytes) {
     else s += `\\x${b.toString(16).padStart(2, "0")}`;
   }
   return s + '"';
+}
+
+js = hoistConstants(js);
+
+/**
+ * `js` with each number literal in `asmFunc` (a literal, or a literal
+ * negated) that is written often enough to pay for its declaration read
+ * from a variable `$cN` declared at the top of `asmFunc`.
+ */
+function hoistConstants(js) {
+  const ast = acorn.parse(js, { ecmaVersion: 5, sourceType: "script" });
+  const fn = ast.body.find((n) => n.type === "FunctionDeclaration" && n.id.name === "asmFunc");
+  if (!fn) shape("`function asmFunc(imports)` at the top level", "not found");
+  if (/\$c\d/.test(js)) shape("no name `$cN`", "there is one");
+  const uses = new Map();
+  const skip = new Set();
+  (function walk(node, parent) {
+    if (!node || typeof node.type !== "string") return;
+    if (node.type === "SwitchCase" && node.test) skip.add(node.test);
+    if (node.type === "Property") skip.add(node.key);
+    let lit = null;
+    if (node.type === "Literal" && typeof node.value === "number") lit = { node, value: node.value };
+    else if (node.type === "UnaryExpression" && node.operator === "-" && node.argument.type === "Literal" && typeof node.argument.value === "number") {
+      lit = { node, value: -node.argument.value };
+    }
+    if (lit) {
+      if (!skip.has(node) && lit.value !== 0 && !(parent?.type === "UnaryExpression" && parent.operator === "-")) {
+        const key = String(lit.value);
+        if (!uses.has(key)) uses.set(key, []);
+        uses.get(key).push(node);
+      }
+      return;
+    }
+    for (const k in node) {
+      const v = node[k];
+      if (Array.isArray(v)) v.forEach((c) => walk(c, node));
+      else if (v && typeof v.type === "string") walk(v, node);
+    }
+  })(fn.body, fn);
+  // A variable's name is two characters once minified (most of the
+  // module's names are): hoisted where that saves bytes.
+  const hoisted = [...uses].filter(([key, nodes]) => key.length >= 6 && nodes.length * (key.length - 2) > key.length + 4);
+  if (hoisted.length === 0) return js;
+  const edits = [];
+  const decls = hoisted.map(([key, nodes], i) => {
+    for (const n of nodes) edits.push([n.start, n.end, `$c${i}`]);
+    return `$c${i} = ${key}`;
+  });
+  edits.sort((a, b) => b[0] - a[0]);
+  for (const [start, end, name] of edits) js = js.slice(0, start) + name + js.slice(end);
+  const open = fn.body.start + 1;
+  if (open > edits[edits.length - 1][0]) shape("the function's body before its numbers", "it is not");
+  return js.slice(0, open) + `\n var ${decls.join(", ")};` + js.slice(open);
 }
 
 writeFileSync(output, js);
