@@ -86,6 +86,16 @@ function literal(bytes) {
   return s + '"';
 }
 
+// The memory: the module never grows it (the Makefile checks that the
+// module has no memory.grow), so it is exported as its buffer alone,
+// without wasm2js's grow(), and the typed views only that used go too.
+const grow = /\n {1}function __wasm_memory_grow\(pagesToAdd\) \{\n[\s\S]*?\n {1}\}\n/;
+const memory = /"memory": Object\.create\(Object\.prototype, \{\n\s*"grow": \{\n\s*"value": __wasm_memory_grow\n\s*\}, \n\s*"buffer": \{\n\s*"get": function \(\) \{\n\s*return buffer;\n\s*\}\n\s*\n\s*\}\n\s*\}\)/;
+if (!grow.test(js) || !memory.test(js)) shape("`function __wasm_memory_grow(pagesToAdd)` and the export `\"memory\": Object.create(Object.prototype, { grow, buffer })`", "not found");
+js = js.replace(grow, "\n").replace(memory, '"memory": { "buffer": buffer }');
+if (js.includes("__wasm_memory_grow")) shape("__wasm_memory_grow used by the memory export alone", "it is used elsewhere");
+js = js.replace(/^ var (HEAP\w+) = new \w+Array\(buffer\);\n/gm, (line, view) => (new RegExp(`\\b${view}\\b`).test(js.replace(line, "")) ? line : ""));
+
 js = hoistConstants(js);
 
 /**
