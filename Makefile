@@ -78,8 +78,7 @@ ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify -
 # the browser entry, the full module's glue and the mini-program bundles
 # each smaller gzipped (tests/bench/README.md). Not
 # on the CommonJS file for Node (miniprogram.cjs), whose export
-# annotation for Node's loader looks like dead code; not on the wasm2js
-# translation, which it makes larger.
+# annotation for Node's loader looks like dead code.
 TERSER := $(BIN)/terser --compress passes=2 --mangle
 BG := target/bindgen
 BG_JS := target/bindgen-js
@@ -214,10 +213,13 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-npm.es5.js --output pkg/miniprogram/index.js
 	# The JavaScript build's translated module alone (no glue: index.js
 	# hands it the module's own, www/lib/miniprogram-npm.js), checked as
-	# ES5 and minified by esbuild, which keeps ES5 as it is at --target=es5
-	# (terser makes this file larger).
+	# ES5, then minified by esbuild (which keeps ES5 as it is at
+	# --target=es5), terser's compression (TERSER's) and esbuild again: the
+	# fewest raw bytes of the orders measured (tests/bench/README.md).
 	node www/build/es5.mjs $(BG_JS)/translated.cjs $(STAGE)/paybridge.wasm.es5.js
-	$(BIN)/esbuild --minify --target=es5 --format=cjs --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=pkg/miniprogram/paybridge.wasm.js
+	$(BIN)/esbuild --minify --target=es5 --format=cjs --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=$(STAGE)/paybridge.wasm.min.js
+	$(TERSER) --toplevel --ecma 5 $(STAGE)/paybridge.wasm.min.js --output $(STAGE)/paybridge.wasm.terser.js
+	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.terser.js --outfile=pkg/miniprogram/paybridge.wasm.js
 	node www/build/brotli.mjs $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram/paybridge_mini_bg.wasm.br
 	cp www/lib/miniprogram-folder.json pkg/miniprogram/package.json
 	# What bundlers resolve paybridge/miniprogram to (package.json
