@@ -126,5 +126,7 @@ pub mod heap {
     }
 }
 
+pub mod free_list;
+
 #[cfg(test)]
 mod tests;
