@@ -62,8 +62,8 @@ MIR_INLINE := -Zinline-mir=yes -Zcross-crate-inline-threshold=always
 # The wasm2js build's stack: 64 KiB, not the linker's 1 MiB, so that the
 # data after it sits at 5-digit addresses, which the translation writes
 # out wherever the code reads the data. The deepest inputs (the plan
-# vectors, the hostile corpus, nesting at the depth limit) use about 5 KB
-# (tests/bench/README.md).
+# vectors, the hostile corpus, nesting at the depth limit) use a small
+# part of it (tests/bench/README.md).
 WASM2JS_STACK := -Clink-arg=-zstack-size=65536
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
