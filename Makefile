@@ -215,11 +215,13 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# hands it the module's own, www/lib/miniprogram-npm.js), checked as
 	# ES5, then minified by esbuild (which keeps ES5 as it is at
 	# --target=es5), terser's compression (TERSER's) and esbuild again: the
-	# fewest raw bytes of the orders measured (tests/bench/README.md).
+	# fewest raw bytes of the orders measured (tests/bench/README.md); its
+	# module function then compiled with the script (wasm2js.mjs --eager).
 	node www/build/es5.mjs $(BG_JS)/translated.cjs $(STAGE)/paybridge.wasm.es5.js
 	$(BIN)/esbuild --minify --target=es5 --format=cjs --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=$(STAGE)/paybridge.wasm.min.js
 	$(TERSER) --toplevel --ecma 5 $(STAGE)/paybridge.wasm.min.js --output $(STAGE)/paybridge.wasm.terser.js
-	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.terser.js --outfile=pkg/miniprogram/paybridge.wasm.js
+	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.terser.js --outfile=$(STAGE)/paybridge.wasm.final.js
+	node www/build/wasm2js.mjs --eager $(STAGE)/paybridge.wasm.final.js pkg/miniprogram/paybridge.wasm.js
 	node www/build/brotli.mjs $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram/paybridge_mini_bg.wasm.br
 	cp www/lib/miniprogram-folder.json pkg/miniprogram/package.json
 	# What bundlers resolve paybridge/miniprogram to (package.json

@@ -24,6 +24,14 @@
 // finds another.
 //
 //   node www/build/wasm2js.mjs translated.js out.cjs
+//
+// With --eager, it takes the build once minified instead and writes
+// `exports.instantiate` as a parenthesized function: engines compile
+// such a function with the script, so the module function is parsed once,
+// not skimmed with the script and parsed again, its functions skimmed a
+// second time, when a page first pays (minifiers drop the parentheses).
+//
+//   node www/build/wasm2js.mjs --eager minified.js out.js
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -31,9 +39,10 @@ import { createRequire } from "node:module";
 // Build tools of the project's, installed with the others in tests/.
 const acorn = createRequire(new URL("../../tests/package.json", import.meta.url))("acorn");
 
-const [input, output] = process.argv.slice(2);
+const eager = process.argv[2] === "--eager";
+const [input, output] = process.argv.slice(eager ? 3 : 2);
 if (!output) {
-  console.error("usage: wasm2js.mjs translated.js out.cjs");
+  console.error("usage: wasm2js.mjs translated.js out.cjs | wasm2js.mjs --eager minified.js out.js");
   process.exit(2);
 }
 
@@ -42,6 +51,23 @@ let js = readFileSync(input, "utf8");
 function shape(what, found) {
   console.error(`${input}: wasm2js output of another shape than www/build/wasm2js.mjs reads: ${what}; ${found}`);
   process.exit(1);
+}
+
+if (eager) {
+  const ast = acorn.parse(js, { ecmaVersion: 5, sourceType: "script" });
+  const defs = ast.body.filter(
+    (n) =>
+      n.type === "ExpressionStatement" &&
+      n.expression.type === "AssignmentExpression" &&
+      js.slice(n.expression.left.start, n.expression.left.end) === "exports.instantiate" &&
+      n.expression.right.type === "FunctionExpression",
+  );
+  if (defs.length !== 1) shape("one top-level `exports.instantiate = function (...) {...}`", `found ${defs.length}`);
+  const fn = defs[0].expression.right;
+  js = `${js.slice(0, fn.start)}(${js.slice(fn.start, fn.end)})${js.slice(fn.end)}`;
+  acorn.parse(js, { ecmaVersion: 5, sourceType: "script" });
+  writeFileSync(output, js);
+  process.exit(0);
 }
 
 // The import of the glue, and the instantiation at import with the
