@@ -70,9 +70,13 @@ WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
   --enable-nontrapping-float-to-int --enable-multivalue --enable-mutable-globals
 # What rustc's standard library still uses under target-cpu=mvp, lowered
-# away before wasm2js.
+# away before wasm2js. Not memory.copy and memory.fill: the wasm2js build
+# asks for them (+bulk-memory, below), and wasm2js writes them as the
+# typed array's copyWithin() and fill(), native where the standard
+# library's memcpy, memmove and memset were loops translated to JavaScript
+# (fewer bytes, and faster without a JIT; tests/bench/README.md).
 LOWER := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals \
-  --llvm-memory-copy-fill-lowering --signext-lowering --llvm-nontrapping-fptoint-lowering
+  --signext-lowering --llvm-nontrapping-fptoint-lowering
 ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify --log-level=warning
 # terser with its safe defaults, two passes, after esbuild's minifying:
 # the browser entry, the full module's glue and the mini-program bundles
@@ -135,7 +139,7 @@ $(BG)/mini.stamp: $(CRATE_SRC)
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm) && touch $@
 
 $(BG)/wasm2js.stamp: $(CRATE_SRC)
-	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp $(filter-out $(MIR_INLINE),$(STD_FLAGS)) $(WASM2JS_STACK) $(REMAP) $(INLINE)" \
+	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp -C target-feature=+bulk-memory $(filter-out $(MIR_INLINE),$(STD_FLAGS)) $(WASM2JS_STACK) $(REMAP) $(INLINE)" \
 	  cargo rustc --lib --crate-type cdylib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@mkdir -p $(BG) && touch $@
 
@@ -290,7 +294,7 @@ $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 $(BG_JS)/translated.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js $(SHORT)/paybridge_mini_bg.js $(SHORT)/paybridge_mini_bg.names.json \
   www/build/wasm2js.mjs www/build/short-names.mjs www/build/glue.mjs Makefile
 	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
-	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals $(WASM_OPT_PASSES) --strip-debug --strip-producers \
+	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals --enable-bulk-memory-opt $(WASM_OPT_PASSES) --strip-debug --strip-producers \
 	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm
 	if $(BIN)/wasm-dis $(BG_JS)/mvp.wasm | grep -q 'memory.grow'; then \
 	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi
@@ -298,7 +302,7 @@ $(BG_JS)/translated.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js $(S
 	  --bindings --names $(SHORT)/paybridge_mini_bg.names.json
 	if ! cmp -s $(BG_JS)/short_bg.js $(SHORT)/paybridge_mini_bg.js; then \
 	  echo "the wasm2js build's glue differs from the mini-program module's ($(BG_JS)/short_bg.js, $(SHORT)/paybridge_mini_bg.js): both builds must have the same exports and imports" >&2; exit 1; fi
-	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/short.wasm -o $(BG_JS)/translated.js
+	$(BIN)/wasm2js --enable-bulk-memory-opt -Oz $(ONE_CALLER) $(BG_JS)/short.wasm -o $(BG_JS)/translated.js
 	node www/build/wasm2js.mjs $(BG_JS)/translated.js $@
 
 # The JavaScript build for ready({ wasmJs }) (pkg/paybridge.wasm.cjs,
