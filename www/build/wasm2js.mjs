@@ -94,7 +94,11 @@ js = js.replace(/base64DecodeToExistingUint8Array\(bufferView, (\d+), "([A-Za-z0
   segments++;
   return `initSegment(${offset}, ${literal(Buffer.from(b64, "base64"))});`;
 });
-if (segments === 0 || js.includes("base64DecodeToExistingUint8Array")) shape("each segment `base64DecodeToExistingUint8Array(bufferView, OFFSET, \"BASE64\");`", "one is written otherwise");
+const init = /\nfunction initActiveSegments\(imports\) \{\n([\s\S]*?)\n\}\n/.exec(js);
+const written = /^ *initSegment\(\d+, "(?:[^"\\]|\\.)*"\);$/;
+if (segments === 0 || js.includes("base64DecodeToExistingUint8Array") || !init || !init[1].split("\n").every((l) => written.test(l))) {
+  shape("`function initActiveSegments(imports)` of `base64DecodeToExistingUint8Array(bufferView, OFFSET, \"BASE64\");` lines", "one is written otherwise");
+}
 
 /** `bytes` as a JavaScript string literal, one character a byte, ASCII only. */
 function literal(bytes) {
