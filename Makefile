@@ -47,30 +47,42 @@ WASM_PROFILE := wasm
 # at opt-level 2 and 3, off at "z" unless asked for), and with
 # -Zcross-crate-inline-threshold=always it may inline any function of
 # another crate (core, alloc, wasm-bindgen), not only the small ones and
-# those marked #[inline] (both in STD_FLAGS). The payment, mini-program
-# and wasm2js builds take both MIR options and LLVM 28, the smallest
+# those marked #[inline] (both in STD_FLAGS). The payment and mini-program
+# builds take both MIR options and LLVM 28, the smallest
 # payment module measured (gzip -9 of the .wasm; smaller than under
 # LLVM's best threshold alone; 26 to 30 give the same module, 20 and 32
 # or more a larger one; tests/bench/README.md). The full module keeps
 # LLVM 9, its smallest (5, 15 and 28 each give a larger one), and is
 # built in a profile of its own (Cargo.toml, profile wasm-full) so that
-# no build undoes another's standard library.
+# no build undoes another's standard library. The wasm2js build takes
+# neither MIR option and LLVM 0: its translation is the smallest so
+# (tests/bench/README.md), a wallet1 page's bytes being raw JavaScript.
 INLINE :=
+MIR_INLINE := -Zinline-mir=yes -Zcross-crate-inline-threshold=always
+# The wasm2js build's stack: 64 KiB, not the linker's 1 MiB, so that the
+# data after it sits at 5-digit addresses, which the translation writes
+# out wherever the code reads the data. The deepest inputs (the plan
+# vectors, the hostile corpus, nesting at the depth limit) use a small
+# part of it (tests/bench/README.md).
+WASM2JS_STACK := -Clink-arg=-zstack-size=65536
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
   --enable-nontrapping-float-to-int --enable-multivalue --enable-mutable-globals
 # What rustc's standard library still uses under target-cpu=mvp, lowered
-# away before wasm2js.
+# away before wasm2js. Not memory.copy and memory.fill: the wasm2js build
+# asks for them (+bulk-memory, below), and wasm2js writes them as the
+# typed array's copyWithin() and fill(), native where the standard
+# library's memcpy, memmove and memset were loops translated to JavaScript
+# (fewer bytes, and faster without a JIT; tests/bench/README.md).
 LOWER := --enable-bulk-memory --enable-sign-ext --enable-nontrapping-float-to-int --enable-mutable-globals \
-  --llvm-memory-copy-fill-lowering --signext-lowering --llvm-nontrapping-fptoint-lowering
+  --signext-lowering --llvm-nontrapping-fptoint-lowering
 ESBUILD := $(BIN)/esbuild --bundle --platform=neutral --target=es2017 --minify --log-level=warning
 # terser with its safe defaults, two passes, after esbuild's minifying:
 # the browser entry, the full module's glue and the mini-program bundles
 # each smaller gzipped (tests/bench/README.md). Not
 # on the CommonJS file for Node (miniprogram.cjs), whose export
-# annotation for Node's loader looks like dead code; not on the wasm2js
-# translation, which it makes larger.
+# annotation for Node's loader looks like dead code.
 TERSER := $(BIN)/terser --compress passes=2 --mangle
 BG := target/bindgen
 BG_JS := target/bindgen-js
@@ -109,7 +121,8 @@ pkg: setup $(BG)/pay.stamp $(BG)/full.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp
 # each of them every time).
 CRATE_SRC := $(shell find src -type f) Cargo.toml Cargo.lock Makefile
 
-$(BG)/pay.stamp $(BG)/mini.stamp $(BG)/wasm2js.stamp: INLINE := -Cllvm-args=--inline-threshold=28
+$(BG)/pay.stamp $(BG)/mini.stamp: INLINE := -Cllvm-args=--inline-threshold=28
+$(BG)/wasm2js.stamp: INLINE := -Cllvm-args=--inline-threshold=0
 
 $(BG)/pay.stamp: $(CRATE_SRC)
 	$(WASM_BUILD) --features wasm-runtime,platform-url
@@ -126,7 +139,7 @@ $(BG)/mini.stamp: $(CRATE_SRC)
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm) && touch $@
 
 $(BG)/wasm2js.stamp: $(CRATE_SRC)
-	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp $(STD_FLAGS) $(REMAP) $(INLINE)" \
+	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp -C target-feature=+bulk-memory $(filter-out $(MIR_INLINE),$(STD_FLAGS)) $(WASM2JS_STACK) $(REMAP) $(INLINE)" \
 	  cargo rustc --lib --crate-type cdylib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@mkdir -p $(BG) && touch $@
 
@@ -137,7 +150,7 @@ $(WASM_JS): $(BG)/wasm2js.stamp ;
 
 # pkg/ is rebuilt when one of its inputs changed ($(BG)/pkg.stamp).
 PKG_INPUTS := $(wildcard www/lib/* www/build/*) $(SHORT)/paybridge_bg.wasm $(SHORT)/paybridge_mini_bg.wasm \
-  $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs
+  $(SHORT)/paybridge_full_bg.wasm $(BG_JS)/paybridge.wasm.cjs $(BG_JS)/translated.cjs
 
 pkg-files: $(BG)/pkg.stamp
 
@@ -203,10 +216,17 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	  --outfile=$(STAGE)/miniprogram-npm.min.js
 	node www/build/es5.mjs $(STAGE)/miniprogram-npm.min.js $(STAGE)/miniprogram-npm.es5.js
 	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-npm.es5.js --output pkg/miniprogram/index.js
-	# The JavaScript build lowered, then minified again by esbuild, which
-	# keeps ES5 as it is at --target=es5 (terser makes this file larger).
-	node www/build/es5.mjs $(BG_JS)/paybridge.wasm.cjs $(STAGE)/paybridge.wasm.es5.js
-	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=pkg/miniprogram/paybridge.wasm.js
+	# The JavaScript build's translated module alone (no glue: index.js
+	# hands it the module's own, www/lib/miniprogram-npm.js), checked as
+	# ES5, then minified by esbuild (which keeps ES5 as it is at
+	# --target=es5), terser's compression (TERSER's) and esbuild again: the
+	# fewest raw bytes of the orders measured (tests/bench/README.md); its
+	# module function then compiled with the script (wasm2js.mjs --eager).
+	node www/build/es5.mjs $(BG_JS)/translated.cjs $(STAGE)/paybridge.wasm.es5.js
+	$(BIN)/esbuild --minify --target=es5 --format=cjs --log-level=warning $(STAGE)/paybridge.wasm.es5.js --outfile=$(STAGE)/paybridge.wasm.min.js
+	$(TERSER) --toplevel --ecma 5 $(STAGE)/paybridge.wasm.min.js --output $(STAGE)/paybridge.wasm.terser.js
+	$(BIN)/esbuild --minify --target=es5 --log-level=warning $(STAGE)/paybridge.wasm.terser.js --outfile=$(STAGE)/paybridge.wasm.final.js
+	node www/build/wasm2js.mjs --eager $(STAGE)/paybridge.wasm.final.js pkg/miniprogram/paybridge.wasm.js
 	node www/build/brotli.mjs $(SHORT)/paybridge_mini_bg.wasm pkg/miniprogram/paybridge_mini_bg.wasm.br
 	cp www/lib/miniprogram-folder.json pkg/miniprogram/package.json
 	# What bundlers resolve paybridge/miniprogram to (package.json
@@ -256,28 +276,42 @@ $(BG)/%_bg.opt.wasm: $(BG)/%_bg.wasm Makefile
 # when wasm-bindgen's glue has another shape than one of them reads);
 # each glue also exports `bindings`, one plain object, for the bundles that
 # hand it to its module (the browser entry, full.js, the mini-program
-# bundles).
-$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs www/build/glue.mjs
+# bundles); the names given are saved (names.json), for the JavaScript
+# build, which is named as the mini-program module.
+$(SHORT)/%_bg.wasm $(SHORT)/%_bg.js $(SHORT)/%_bg.names.json &: $(BG)/%_bg.opt.wasm $(BG)/%_bg.js www/build/short-names.mjs www/build/glue.mjs
 	@mkdir -p $(SHORT)
-	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings
+	node www/build/short-names.mjs $< $(BG)/$*_bg.js $(SHORT)/$*_bg.wasm $(SHORT)/$*_bg.js --bindings --save-names $(SHORT)/$*_bg.names.json
 
 $(BG_JS)/paybridge_bg.js $(BG_JS)/paybridge_bg.wasm &: $(WASM_JS)
 	rm -rf $(BG_JS) && wasm-bindgen --target bundler --no-typescript --out-dir $(BG_JS) $(WASM_JS)
 
-# Lower what wasm2js does not translate, optimize for MVP, translate; then
-# bundle the translation with its glue, as CommonJS: `.cjs`, so that Node
-# and bundlers read it as such inside this `type: module` package. A
+# Lower what wasm2js does not translate, optimize for MVP, name the imports
+# and exports as the mini-program module's (www/build/short-names.mjs), so
+# that the translation links with that module's glue, which must come out
+# the same, translate, and write the translation as the JavaScript build's
+# module (www/build/wasm2js.mjs: `instantiate(imports)`, no glue). A
 # memory.grow left in the code would leave the glue's views on a stale
 # buffer (src/web/arena.rs).
-$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js www/lib/wasmjs.js www/lib/globals.js \
-  www/lib/textcoding.js Makefile
+$(BG_JS)/translated.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js $(SHORT)/paybridge_mini_bg.js $(SHORT)/paybridge_mini_bg.names.json \
+  www/build/wasm2js.mjs www/build/short-names.mjs www/build/glue.mjs Makefile
 	$(BIN)/wasm-opt $(LOWER) $(BG_JS)/paybridge_bg.wasm -o $(BG_JS)/lowered.wasm
-	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals -Oz $(ONE_CALLER) --strip-debug --strip-producers \
+	$(BIN)/wasm-opt --mvp-features --enable-mutable-globals --enable-bulk-memory-opt $(WASM_OPT_PASSES) --strip-debug --strip-producers \
 	  $(BG_JS)/lowered.wasm -o $(BG_JS)/mvp.wasm
 	if $(BIN)/wasm-dis $(BG_JS)/mvp.wasm | grep -q 'memory.grow'; then \
 	  echo "the wasm2js build grows its memory; it must not (src/web/arena.rs)" >&2; exit 1; fi
-	$(BIN)/wasm2js -Oz $(ONE_CALLER) $(BG_JS)/mvp.wasm -o $(BG_JS)/paybridge_bg.wasm.js
-	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(BG_JS)/
+	node www/build/short-names.mjs $(BG_JS)/mvp.wasm $(BG_JS)/paybridge_bg.js $(BG_JS)/short.wasm $(BG_JS)/short_bg.js \
+	  --bindings --names $(SHORT)/paybridge_mini_bg.names.json
+	if ! cmp -s $(BG_JS)/short_bg.js $(SHORT)/paybridge_mini_bg.js; then \
+	  echo "the wasm2js build's glue differs from the mini-program module's ($(BG_JS)/short_bg.js, $(SHORT)/paybridge_mini_bg.js): both builds must have the same exports and imports" >&2; exit 1; fi
+	$(BIN)/wasm2js --enable-bulk-memory-opt -Oz $(ONE_CALLER) $(BG_JS)/short.wasm -o $(BG_JS)/translated.js
+	node www/build/wasm2js.mjs $(BG_JS)/translated.js $@
+
+# The JavaScript build for ready({ wasmJs }) (pkg/paybridge.wasm.cjs,
+# CommonJS: `.cjs`, so that Node and bundlers read it as such inside this
+# `type: module` package): the translation with the glue it links with.
+$(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/translated.cjs $(SHORT)/paybridge_mini_bg.js www/lib/wasmjs.js www/lib/globals.js \
+  www/lib/textcoding.js Makefile
+	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(BG_JS)/
 	$(ESBUILD) --inject:$(BG_JS)/globals.js --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
 
 ## The packed tarball, as a user installs it: examples/ install this file

@@ -13,6 +13,11 @@
 //!
 //! The arithmetic is generic over how memory grows ([`Grow`]), so that the
 //! host tests drive it with a fake memory.
+//!
+//! [`free_list`] is the wasm2js build's heap (`web/arena.rs`): the
+//! mini-program module it translates frees piece by piece (its exports
+//! allocate outside any payment), over a fixed region, since that build's
+//! memory never grows.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::cell::Cell;
@@ -125,6 +130,8 @@ pub mod heap {
         HEAP.reset();
     }
 }
+
+pub mod free_list;
 
 #[cfg(test)]
 mod tests;

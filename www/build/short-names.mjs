@@ -13,15 +13,40 @@
 // error naming the rewrite when wasm-bindgen's glue has another shape.
 //
 //   node www/build/short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings]
+//     [--save-names names.json | --names names.json]
+//
+// `--save-names` writes the names given (old name to short name, imports
+// and exports); `--names` gives the module those names instead of new ones,
+// and stops the build on a name the file has none for. The JavaScript
+// build (the mini-program module translated by wasm2js) is named as the
+// mini-program module was, so that both link with one glue (Makefile).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { GlueShapeError, member, rewriteGlue } from "./glue.mjs";
 import { importEntries, leb, readLeb, readName, readSleb, sections, sleb } from "./wasm.mjs";
 
-const [inWasm, inJs, outWasm, outJs, flag] = process.argv.slice(2);
-if (!outJs || (flag !== undefined && flag !== "--bindings")) {
-  console.error("usage: short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings]");
+const [inWasm, inJs, outWasm, outJs, ...flags] = process.argv.slice(2);
+const option = (name) => {
+  const at = flags.indexOf(name);
+  return at < 0 ? undefined : flags.splice(at, 2)[1] ?? "";
+};
+const saveNames = option("--save-names");
+const namesFile = option("--names");
+const flag = flags.shift();
+if (!outJs || (flag !== undefined && flag !== "--bindings") || flags.length || saveNames === "" || namesFile === "" || (saveNames && namesFile)) {
+  console.error("usage: short-names.mjs in.wasm in_bg.js out.wasm out_bg.js [--bindings] [--save-names names.json | --names names.json]");
   process.exit(2);
+}
+/** The names to give (`--names`), else null: each name is new. */
+const given = namesFile ? JSON.parse(readFileSync(namesFile, "utf8")) : null;
+/** The name `old` has in `given[kind]`; the build stops where it has none. */
+function givenName(kind, old) {
+  const to = given[kind][old];
+  if (to === undefined) {
+    console.error(`${inWasm}: ${old} has no name in ${namesFile} (the module it was named after has no such ${kind.slice(0, -1)})`);
+    process.exit(1);
+  }
+  return to;
 }
 
 const wasm = readFileSync(inWasm);
@@ -51,7 +76,7 @@ const name = (s) => Buffer.concat([leb(Buffer.byteLength(s)), Buffer.from(s)]);
 
 const renames = ctx.imports;
 const fresh = (old) => {
-  if (!renames.has(old)) renames.set(old, `$${renames.size}`);
+  if (!renames.has(old)) renames.set(old, given ? givenName("imports", old) : `$${renames.size}`);
   return renames.get(old);
 };
 // Export names the glue reaches through `wasm.NAME` and that carry a hash.
@@ -77,7 +102,7 @@ function imports(body) {
 // the exports' own names.
 const exportRenames = ctx.exports;
 const short = (old) => {
-  if (!exportRenames.has(old)) exportRenames.set(old, `_${exportRenames.size.toString(36)}`);
+  if (!exportRenames.has(old)) exportRenames.set(old, given ? givenName("exports", old) : `_${exportRenames.size.toString(36)}`);
   return exportRenames.get(old);
 };
 
@@ -146,3 +171,7 @@ const result = Buffer.concat(out);
 if (!WebAssembly.validate(result)) throw new Error(`${outWasm}: the rewritten module does not validate`);
 writeFileSync(outWasm, result);
 writeFileSync(outJs, js);
+if (saveNames) {
+  const names = { imports: Object.fromEntries(renames), exports: Object.fromEntries(exportRenames) };
+  writeFileSync(saveNames, JSON.stringify(names, null, 1) + "\n");
+}

@@ -11,10 +11,13 @@
 // The same module as `paybridge/miniprogram` otherwise; ready() only fills
 // in the JavaScript build.
 import { ready as readyFrom, pay as payFrom } from "./miniprogram.js";
+import { bindings } from "./paybridge_mini_bg.js";
 
 export * from "./miniprogram.js";
 
-const build = require("./miniprogram/paybridge.wasm.js");
+// The translated module alone, which links with this module's glue
+// (Makefile); instantiated by the first ready() that runs it.
+const translated = require("./miniprogram/paybridge.wasm.js");
 
 /** Whether ready() was called (pay() calls it with the defaults otherwise). */
 let started = false;
@@ -28,7 +31,7 @@ export function ready(options) {
   started = true;
   if (options !== undefined && (options === null || typeof options !== "object")) return readyFrom(options);
   const o = Object.assign({}, options);
-  if (o.wasmPath === undefined && !("wasmJs" in o)) o.wasmJs = build;
+  if (o.wasmPath === undefined && !("wasmJs" in o)) o.wasmJs = () => ({ bindings, wasmExports: translated.instantiate({ bg: bindings }) });
   return readyFrom(o);
 }
 

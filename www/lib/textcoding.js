@@ -3,18 +3,23 @@
 // these to it where the platform has none of its own. Follows the
 // Encoding Standard for UTF-8: invalid input decodes to U+FFFD (one per
 // maximal invalid subsequence), lone surrogates encode as U+FFFD.
+//
+// Written in the forms ES5 has (constructor functions and prototypes, no
+// classes, destructuring, default parameters or template literals): the
+// mini-program folder's build lowers this file to ES5 (www/build/es5.mjs),
+// where each of those would cost a helper.
 
 const REPLACEMENT = 0xfffd;
 
-/** The code point at `i` and how many UTF-16 units it takes. */
+/** The code point at `i` (a lone surrogate is U+FFFD); it takes 2 UTF-16 units when above U+FFFF, else 1. */
 function codePointAt(s, i) {
   const c = s.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdfff) return [c, 1];
+  if (c < 0xd800 || c > 0xdfff) return c;
   if (c <= 0xdbff && i + 1 < s.length) {
     const d = s.charCodeAt(i + 1);
-    if (d >= 0xdc00 && d <= 0xdfff) return [0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00), 2];
+    if (d >= 0xdc00 && d <= 0xdfff) return 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
   }
-  return [REPLACEMENT, 1];
+  return REPLACEMENT;
 }
 
 function byteLength(cp) {
@@ -39,40 +44,36 @@ function put(out, p, cp, n) {
   }
 }
 
-export class TextEncoder {
+/** Encodes as much of `input` as fits in `dest`: `{ read, written }`. */
+function encodeInto(input, dest) {
+  const s = String(input);
+  let read = 0;
+  let written = 0;
+  while (read < s.length) {
+    const cp = codePointAt(s, read);
+    const n = byteLength(cp);
+    if (written + n > dest.length) break;
+    put(dest, written, cp, n);
+    written += n;
+    read += cp > 0xffff ? 2 : 1;
+  }
+  return { read: read, written: written };
+}
+
+export function TextEncoder() {}
+
+TextEncoder.prototype = {
+  constructor: TextEncoder,
   get encoding() {
     return "utf-8";
-  }
-
-  encode(input = "") {
-    const s = String(input);
+  },
+  encode: function (input) {
+    const s = input === undefined ? "" : String(input);
     const out = new Uint8Array(s.length * 3);
-    let p = 0;
-    for (let i = 0; i < s.length; ) {
-      const [cp, units] = codePointAt(s, i);
-      const n = byteLength(cp);
-      put(out, p, cp, n);
-      p += n;
-      i += units;
-    }
-    return out.slice(0, p);
-  }
-
-  encodeInto(input, dest) {
-    const s = String(input);
-    let read = 0;
-    let written = 0;
-    while (read < s.length) {
-      const [cp, units] = codePointAt(s, read);
-      const n = byteLength(cp);
-      if (written + n > dest.length) break;
-      put(dest, written, cp, n);
-      written += n;
-      read += units;
-    }
-    return { read, written };
-  }
-}
+    return out.slice(0, encodeInto(s, out).written);
+  },
+  encodeInto: encodeInto,
+};
 
 const LABELS = ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"];
 
@@ -84,34 +85,35 @@ function bytesOf(input) {
   throw new TypeError("TextDecoder.decode: the input must be an ArrayBuffer or a view of one");
 }
 
-export class TextDecoder {
-  constructor(label = "utf-8", options = {}) {
-    const name = String(label).trim().toLowerCase();
-    if (!LABELS.includes(name)) throw new RangeError(`TextDecoder: only UTF-8 is supported here, not "${label}"`);
-    this._fatal = Boolean(options && options.fatal);
-    this._ignoreBOM = Boolean(options && options.ignoreBOM);
-  }
+export function TextDecoder(label, options) {
+  const name = String(label === undefined ? "utf-8" : label)
+    .trim()
+    .toLowerCase();
+  if (LABELS.indexOf(name) < 0) throw new RangeError('TextDecoder: only UTF-8 is supported here, not "' + label + '"');
+  this._fatal = Boolean(options && options.fatal);
+  this._ignoreBOM = Boolean(options && options.ignoreBOM);
+}
 
+TextDecoder.prototype = {
+  constructor: TextDecoder,
   get encoding() {
     return "utf-8";
-  }
-
+  },
   get fatal() {
     return this._fatal;
-  }
-
+  },
   get ignoreBOM() {
     return this._ignoreBOM;
-  }
-
-  decode(input, options) {
+  },
+  decode: function (input, options) {
     if (options && options.stream) throw new TypeError("TextDecoder.decode: streaming is not supported here");
+    const fatal = this._fatal;
     const b = bytesOf(input);
     const n = b.length;
     let i = !this._ignoreBOM && n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
     let out = "";
     let units = [];
-    const emit = (cp) => {
+    function emit(cp) {
       if (cp > 0xffff) {
         cp -= 0x10000;
         units.push(0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
@@ -122,11 +124,11 @@ export class TextDecoder {
         out += String.fromCharCode.apply(null, units);
         units = [];
       }
-    };
-    const invalid = () => {
-      if (this._fatal) throw new TypeError("TextDecoder.decode: the input is not valid UTF-8");
+    }
+    function invalid() {
+      if (fatal) throw new TypeError("TextDecoder.decode: the input is not valid UTF-8");
       emit(REPLACEMENT);
-    };
+    }
     while (i < n) {
       const lead = b[i];
       if (lead < 0x80) {
@@ -174,6 +176,5 @@ export class TextDecoder {
       i = j;
     }
     return out + String.fromCharCode.apply(null, units);
-  }
-}
-
+  },
+};
