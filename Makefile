@@ -312,7 +312,8 @@ $(BG_JS)/translated.cjs: $(BG_JS)/paybridge_bg.wasm $(BG_JS)/paybridge_bg.js $(S
 $(BG_JS)/paybridge.wasm.cjs: $(BG_JS)/translated.cjs $(SHORT)/paybridge_mini_bg.js www/lib/wasmjs.js www/lib/globals.js \
   www/lib/textcoding.js Makefile
 	cp www/lib/wasmjs.js www/lib/globals.js www/lib/textcoding.js $(SHORT)/paybridge_mini_bg.js $(BG_JS)/
-	$(ESBUILD) --inject:$(BG_JS)/globals.js --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$@
+	$(ESBUILD) --inject:$(BG_JS)/globals.js --format=cjs --platform=node $(BG_JS)/wasmjs.js --outfile=$(BG_JS)/wasmjs.bundle.cjs
+	node www/build/wasm2js.mjs --printable $(BG_JS)/wasmjs.bundle.cjs $@
 
 ## The packed tarball, as a user installs it: examples/ install this file
 ## (tests/examples/), never the folder, so that no lockfile pins its

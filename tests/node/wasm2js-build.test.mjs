@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,7 +74,7 @@ test("the translation instantiates with its glue as `bg`, its data segments byte
   }
 });
 
-test("--eager writes instantiate as a parenthesized function, the same module", () => {
+test("--eager writes instantiate as a parenthesized function, the same module, in printable text", () => {
   const dir = mkdtempSync(join(tmpdir(), "paybridge-wasm2js-"));
   try {
     assert.equal(build(dir).status, 0);
@@ -85,8 +85,14 @@ test("--eager writes instantiate as a parenthesized function, the same module", 
     execFileSync(process.execPath, [STEP, "--eager", join(dir, "t.js"), join(dir, "eager.js")]);
     const text = readFileSync(join(dir, "eager.js"), "utf8");
     assert.match(text, /exports\.instantiate=\(function\(/);
+    // Printable text: the data's control characters escaped in their
+    // string literals (the minifier writes them raw), every byte intact.
+    assert.match(readFileSync(join(dir, "t.js"), "utf8"), /[\x01-\x08]/, "the minified input has raw control characters");
+    assert.doesNotMatch(text, /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/);
     const m = require(join(dir, "eager.js"));
-    assert.equal(m.instantiate({ bg: { $0: (x) => x * 2 } })._1(21), 42);
+    const a = m.instantiate({ bg: { $0: (x) => x * 2 } });
+    assert.equal(a._1(21), 42);
+    assert.deepEqual([...new Uint8Array(a.memory.buffer).subarray(1024, 1280)], Array.from({ length: 256 }, (_, i) => i));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -112,4 +118,17 @@ test("output of another shape stops the step, naming what it expected", () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("every JavaScript file of the package is printable text (no raw control characters)", () => {
+  const files = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (/\.(c|m)?js$/.test(e.name)) files.push(join(d, e.name));
+    }
+  };
+  walk(join(ROOT, "pkg"));
+  assert.ok(files.some((f) => f.endsWith(join("miniprogram", "paybridge.wasm.js"))), "the JavaScript build is there");
+  for (const f of files) assert.doesNotMatch(readFileSync(f, "latin1"), /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/, f);
 });

@@ -36,13 +36,13 @@ export const BUDGETS = [
     name: "mini-program folder, wallet2 code package",
     files: ["miniprogram/index.js", "miniprogram/package.json", "miniprogram/paybridge.wasm.js", "miniprogram/paybridge_mini_bg.wasm.br"],
     count: "raw",
-    budget: 147_800,
+    budget: 148_500,
   },
   {
     name: "mini-program folder, wallet1 code package",
     files: ["miniprogram/index.js", "miniprogram/paybridge.wasm.js"],
     count: "raw",
-    budget: 122_600,
+    budget: 123_300,
   },
   { name: "no-WebAssembly JS build", files: ["paybridge.wasm.cjs"], count: "gzip", budget: 38_200 },
 ];

@@ -32,6 +32,12 @@
 // second time, when a page first pays (minifiers drop the parentheses).
 //
 //   node www/build/wasm2js.mjs --eager minified.js out.js
+//
+// It also writes the data's control characters escaped (`printable`,
+// below); --printable does only that, for a bundle with the translation
+// inside:
+//
+//   node www/build/wasm2js.mjs --printable bundle.cjs out.cjs
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -40,9 +46,9 @@ import { createRequire } from "node:module";
 const acorn = createRequire(new URL("../../tests/package.json", import.meta.url))("acorn");
 
 const eager = process.argv[2] === "--eager";
-const [input, output] = process.argv.slice(eager ? 3 : 2);
+const [input, output] = process.argv.slice(eager || process.argv[2] === "--printable" ? 3 : 2);
 if (!output) {
-  console.error("usage: wasm2js.mjs translated.js out.cjs | wasm2js.mjs --eager minified.js out.js");
+  console.error("usage: wasm2js.mjs translated.js out.cjs | wasm2js.mjs --eager minified.js out.js | wasm2js.mjs --printable bundle.cjs out.cjs");
   process.exit(2);
 }
 
@@ -51,6 +57,31 @@ let js = readFileSync(input, "utf8");
 function shape(what, found) {
   console.error(`${input}: wasm2js output of another shape than www/build/wasm2js.mjs reads: ${what}; ${found}`);
   process.exit(1);
+}
+
+// The data's control characters, which esbuild writes raw in its string
+// and template literals (valid JavaScript), escaped (`\x01`): a file of
+// printable text, whatever tool of a wallet's reads or re-encodes it next.
+// Only inside those literals (untagged), found by the tokenizer; any left
+// elsewhere stops the step. Last, after every minifier (esbuild writes
+// them raw again).
+function printable(text) {
+  const raw = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+  const hasRaw = (t) => /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(t);
+  const strings = [...acorn.tokenizer(text, { ecmaVersion: "latest" })].filter(
+    (t) => (t.type === acorn.tokTypes.string || t.type === acorn.tokTypes.template) && hasRaw(text.slice(t.start, t.end)),
+  );
+  for (const t of strings.reverse()) {
+    const lit = text.slice(t.start, t.end).replace(raw, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+    text = text.slice(0, t.start) + lit + text.slice(t.end);
+  }
+  if (hasRaw(text)) shape("control characters only inside string literals", "one outside them");
+  return text;
+}
+
+if (process.argv[2] === "--printable") {
+  writeFileSync(output, printable(js));
+  process.exit(0);
 }
 
 if (eager) {
@@ -65,6 +96,7 @@ if (eager) {
   if (defs.length !== 1) shape("one top-level `exports.instantiate = function (...) {...}`", `found ${defs.length}`);
   const fn = defs[0].expression.right;
   js = `${js.slice(0, fn.start)}(${js.slice(fn.start, fn.end)})${js.slice(fn.end)}`;
+  js = printable(js);
   acorn.parse(js, { ecmaVersion: 5, sourceType: "script" });
   writeFileSync(output, js);
   process.exit(0);
