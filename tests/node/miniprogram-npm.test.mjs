@@ -13,7 +13,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize, sep } from "node:path";
@@ -176,6 +176,19 @@ test("with no WebAssembly, the JavaScript build beside index.js is used, named b
   const pb = load(join(built(), "index.js"));
   await pb.ready();
   assert.deepEqual(requested, ["./paybridge.wasm.js"]);
+  await paysBoth(pb);
+});
+
+test("a project that keeps the JavaScript build elsewhere passes it as wasmJs (the folder's own file, required from there)", async () => {
+  const ctx = runtimeGlobal();
+  const { load, requested } = loader(ctx);
+  const pb = load(join(built(), "index.js"));
+  // Copied to another folder of the code package, as such a project would.
+  const elsewhere = join(project, "vendor", "paybridge.wasm.js");
+  mkdirSync(dirname(elsewhere), { recursive: true });
+  copyFileSync(join(built(), "paybridge.wasm.js"), elsewhere);
+  await pb.ready({ wasmJs: () => load(elsewhere) });
+  assert.deepEqual(requested, [], "nothing required beside index.js");
   await paysBoth(pb);
 });
 

@@ -14,7 +14,6 @@
 // The same module as `paybridge/miniprogram` otherwise; ready() only fills
 // in those places.
 import { ready as readyFrom, pay as payFrom } from "./miniprogram.js";
-import { bindings } from "./paybridge_mini_bg.js";
 
 export * from "./miniprogram.js";
 
@@ -42,8 +41,8 @@ export function ready(options) {
   if (o.wasmPath === undefined && noBuild) o.wasmPath = WASM_PATH;
   // A static require, run only when needed: the runtime's module loader
   // finds the file beside this one. It holds the translated module alone,
-  // which links with this module's glue (Makefile).
-  if (noBuild) o.wasmJs = () => ({ bindings, wasmExports: require("./paybridge.wasm.js").instantiate({ bg: bindings }) });
+  // which ready() links with this module's glue (Makefile).
+  if (noBuild) o.wasmJs = () => require("./paybridge.wasm.js");
   return readyFrom(o);
 }
 

@@ -46,7 +46,8 @@ function kindOf(value) {
 
 /**
  * The JS build: the module paybridge/paybridge.wasm.cjs (a namespace import,
- * `import * as wasmJs`, or a `require()`), or a function that returns it.
+ * `import * as wasmJs`, or a `require()`), or the mini-program folder's
+ * `paybridge.wasm.js`, or a function that returns either.
  * Anything else, `undefined` included (the default import of a CommonJS
  * module some bundlers give), is named for what it is.
  */
@@ -59,6 +60,10 @@ function wasmJsBuild(src) {
       throw notReady(`the paybridge JavaScript build could not be loaded: ${(e && e.message) || e}`, "wasmJs", e);
     }
   }
+  // The mini-program folder's JavaScript build (miniprogram/paybridge.wasm.js)
+  // is the translated module alone, which links with this module's own
+  // glue (its imports and exports are named as this module's, Makefile).
+  if (m && typeof m.instantiate === "function") return { bindings: wasmBindings, wasmExports: m.instantiate({ bg: wasmBindings }) };
   const build = m && m.default && m.default.bindings ? m.default : m;
   if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
     const got = typeof src === "function" ? `a function that returned ${kindOf(m)}` : kindOf(src);
