@@ -126,7 +126,10 @@ fn positional(text: &str) -> Vec<usize> {
         if code.starts_with("//") || code.starts_with('*') {
             continue;
         }
-        if code.contains("[op,") || code.contains("[op ,") {
+        // A command (`c` in the shim) destructured, or a parameter list
+        // that takes one apart.
+        let destructured = ["] = c;", "] = c,", "] = c)", "] = cmd", "] = command"].iter().any(|p| code.contains(p));
+        if code.contains("[op,") || code.contains("[op ,") || destructured {
             hits.push(n + 1);
         }
     }
@@ -142,7 +145,12 @@ fn the_shim_reads_each_value_by_its_name() {
         }
     }
     assert!(found.is_empty(), "read each command's values by name (www/lib/protocol.js), not by position:\n{}", found.join("\n"));
-    assert_eq!(positional("const [op, a, b, d, e] = c;\n// [op, a]\nreturn ([op, a], end) => 1"), [1, 3]);
+    assert_eq!(
+        positional(
+            "const [op, a, b, d, e] = c;\n// [op, a]\nreturn ([op, a], end) => 1\nconst [o, target] = c;\nconst t = c[W.LISTEN_TARGET];"
+        ),
+        [1, 3, 4]
+    );
 }
 
 /// Where `text` asks the query `Counts` and reads its answer by position

@@ -141,6 +141,42 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 
+/// Whether `op`'s values are declared ([`FIELDS`]) as `names`, in that
+/// order: what a writer of the command states of the order it writes them
+/// in, checked when the crate is compiled (`web/protocol.rs`).
+pub const fn written_as(op: Op, names: &[&str]) -> bool {
+    let mut i = 0;
+    while i < FIELDS.len() {
+        let (o, declared) = FIELDS[i];
+        if o as u8 == op as u8 {
+            if declared.len() != names.len() {
+                return false;
+            }
+            let mut j = 0;
+            while j < names.len() {
+                if !same(declared[j], names[j]) {
+                    return false;
+                }
+                j += 1;
+            }
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+// The shim performs every operation up to `Reject` and hands the ones
+// after it to the browser entry (`op > OP_REJECT`, www/lib/perform.js).
+const _: () = assert!(
+    (Op::Emit as u8) < Op::Reject as u8
+        && (Op::Await as u8) < Op::Reject as u8
+        && (Op::Resolve as u8) < Op::Reject as u8
+        && (Op::Explain as u8) > Op::Reject as u8
+        && (Op::HandOff as u8) > Op::Reject as u8
+        && (Op::Preload as u8) > Op::Reject as u8
+);
+
 /// The key of input `feed`'s value `name` ([`VALUES`]), found when the
 /// crate is compiled: a name the declaration lacks fails the build.
 pub const fn at(feed: Feed, name: &str) -> &'static str {

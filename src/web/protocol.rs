@@ -213,6 +213,28 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
     write(op, &a, &b, &c, &d)
 }
 
+// The order in which `command` (above) and the full module's runs
+// (`runs.rs`, `Await`) write each command's values, stated here and
+// checked against the declaration when the crate is compiled: a
+// declaration reordered without its writer fails the build.
+const _: () = {
+    use crate::perform::wire::written_as as w;
+    assert!(w(Op::Emit, &["type", "detail"]));
+    assert!(w(Op::Listen, &["key", "event", "target"]));
+    assert!(w(Op::Unlisten, &["key", "event"]));
+    assert!(w(Op::SetTimer, &["timer", "ms"]));
+    assert!(w(Op::ClearTimer, &["timer"]));
+    assert!(w(Op::Navigate, &["location", "url"]));
+    assert!(w(Op::CallBridge, &["bridge", "method", "op", "params"]));
+    assert!(w(Op::CallApi, &["api", "method", "params", "complete"]));
+    assert!(w(Op::Await, &["f", "x", "y", "token"]));
+    assert!(w(Op::Resolve, &["value", "event"]));
+    assert!(w(Op::Reject, &["error"]));
+    assert!(w(Op::Explain, &["error"]));
+    assert!(w(Op::HandOff, &["hint", "ms", "error"]));
+    assert!(w(Op::Preload, &[]));
+};
+
 /// A command as the shim reads it, `[op, a, b, c, d]`: its values in the
 /// order the wire declares for `op` (`perform::wire::FIELDS`). Every
 /// command of every run is written here.
