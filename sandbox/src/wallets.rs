@@ -135,8 +135,9 @@ fn show(s: &Sandbox, cashier: Cashier, query: Option<&str>) -> Response {
         Some("already") => Some(("ok", "Already paid: nothing changed.")),
         // Cancelled here, the payment is still open: it may yet be paid (in
         // another tab, say) until the merchant closes it, so the page
-        // says so and never "nothing was charged".
-        Some("cancelled") if pay.status != PayStatus::Paid => Some((
+        // says so and never "nothing was charged". Shown again once paid
+        // or closed, the page says that instead (below).
+        Some("cancelled") if pay.status == PayStatus::Created => Some((
             "error",
             "Payment cancelled here. The payment stays open until the merchant closes it; the merchant's page says whether it was paid.",
         )),

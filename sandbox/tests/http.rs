@@ -265,6 +265,25 @@ async fn the_wallet1_cashier_marks_the_payment_paid() {
 }
 
 #[tokio::test]
+async fn a_cancel_shown_again_after_the_merchant_closed_the_payment_says_closed() {
+    let sb = start().await;
+    let p = sb.create(json!({ "channel": "wallet1_wap" })).await;
+    let id = p["id"].as_str().unwrap().to_string();
+    let u = Url::parse(p["pay_info"].as_str().unwrap()).unwrap();
+    let mut fields: Vec<(String, String)> = u.query_pairs().into_owned().collect();
+    fields.push(("action".into(), "cancel".into()));
+    let f: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let r = sb.post_form("/sim/wallet1/cashier", &f).await;
+    let shown = r.header("location").expect("a Location header").to_string();
+    assert!(sb.get(&shown).await.body.contains("stays open until the merchant closes it"));
+    // Unpaid past its lifetime: the merchant closed it.
+    sb.clock.advance(Duration::from_secs(121));
+    assert_eq!(sb.status(&id).await, "closed");
+    let again = sb.get(&shown).await.body;
+    assert!(again.contains("closed this payment unpaid") && !again.contains("stays open"), "{again}");
+}
+
+#[tokio::test]
 async fn the_cardnet_round_trip_and_its_five_minutes() {
     let sb = start().await;
     let page = sb.get("/sim/cardnet/authorize?version=1.0.0&redirectUrl=https%3A%2F%2Fshop.example%2Fback%3Fo%3D1").await;
