@@ -334,6 +334,7 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet --target wasm32-unknown-unknown --features wasm-runtime,web-extra,platform-url
 	cargo clippy --workspace --all-targets --features paybridge/serde,paybridge/hmac -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,platform-url -- -D warnings
 	cargo clippy --lib --target wasm32-unknown-unknown --features wasm-runtime,web-tools -- -D warnings

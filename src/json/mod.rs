@@ -3,7 +3,7 @@
 //! Objects keep their keys in order (and keep keys the module does not read),
 //! so nothing a caller passes is lost. The wasm edge builds a [`Json`] by
 //! walking a JavaScript value (`web/convert.rs`); host code parses text with
-//! [`parse`] (`parse.rs`); with the `serde` feature any serde format can
+//! `parse` (`parse.rs`); with the `serde` feature any serde format can
 //! produce one (`serde_impl.rs`). [`Json::to_text`] writes it (`write.rs`).
 //! Keeping this type in the core rather than serde-derived structs is what
 //! keeps the wasm build small (tests/bench/README.md, "The hand-made
@@ -28,7 +28,7 @@ pub(crate) use json_obj;
 
 /// How deep arrays and objects may nest before input is refused.
 pub const MAX_DEPTH: usize = 64;
-/// The longest text [`parse`] accepts (bytes).
+/// The longest text `parse` accepts (bytes).
 pub const MAX_TEXT: usize = 1 << 20;
 
 #[derive(Clone, Debug, PartialEq)]

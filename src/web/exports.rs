@@ -73,7 +73,7 @@ pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValu
 
 /// `__explain(payment, options, error) -> PayError`: the words of an input
 /// error that the browser's payment module refused unworded
-/// ([`crate::error::WORDED`]; the shim asks when `pay()` gets command 11).
+/// (`crate::error::WORDED`; the shim asks when `pay()` gets the command `Explain`).
 /// This module runs the same checks on the same input and answers its own
 /// error when that has the same code and field, else `error` as it is (the
 /// input changed in between, or the two builds disagree).

@@ -3,7 +3,7 @@
 //! Every export decodes its arguments into core types ([`convert`]), calls
 //! the core, and encodes the answer; errors become the JavaScript `PayError`
 //! class in one function ([`error::to_js`]). Platform objects are reached
-//! through `globalThis` only ([`env`]), so the same code runs in browsers,
+//! through `globalThis` only ([`mod@env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 //!
 //! Three builds, by feature: the browser's payment module (no feature:

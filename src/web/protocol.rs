@@ -7,7 +7,7 @@
 //! step export, `__step(run, kind, value)` ([`super::table`]), which
 //! answers the next commands. A command is
 //! an array, its first element the operation ([`Op`]), then its values in
-//! the order `perform::wire::FIELDS` names them ([`write`]); an input's
+//! the order `perform::wire::FIELDS` names them ([`fn@write`]); an input's
 //! kind is a [`Feed`]. All are declared once, in `perform/wire.rs`, from
 //! which `www/lib/protocol.js` is generated:
 //!
