@@ -167,7 +167,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	mkdir -p $(STAGE)/node && cp www/lib/node.js www/lib/flows.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/api.js \
 	  $(SHORT)/paybridge_full_bg.js $(STAGE)/node/
 	$(BIN)/esbuild --bundle --format=cjs --platform=node --target=node20 --log-level=warning $(STAGE)/node/node.js --outfile=pkg/node.cjs
-	node www/build/embed-node.mjs pkg/node.cjs $(SHORT)/paybridge_full_bg.wasm
+	node www/build/embed.mjs --node pkg/node.cjs $(SHORT)/paybridge_full_bg.wasm
 	cp www/lib/index.d.ts pkg/index.d.cts
 	# The browser entry is one file (shim and the payment module's glue), so
 	# a page reaches the .wasm after one module fetch, not four; the full

@@ -11,19 +11,30 @@
 //
 //   node www/build/embed.mjs entry.js module.wasm
 //
+// With --node, it carries the full module inside Node's entry instead
+// (pkg/node.cjs), so that a back end bundled for Node (esbuild, webpack,
+// ncc) takes it along: a `.wasm` read from beside the entry is left behind
+// by every bundler, and the bundled app would stop at launch. There the
+// bytes are brotli's (Node's own zlib has the decoder), as one base64
+// string written where the placeholder stood; the entry decodes it once,
+// when it is loaded.
+//
+//   node www/build/embed.mjs --node pkg/node.cjs module.wasm
+//
 // The entry holds the placeholder name PAYBRIDGE_EMBEDDED_WASM exactly once
 // (a global the minifiers leave as it is); it is replaced in place.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { inflateRawSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants, inflateRawSync } from "node:zlib";
 
 // zopfli is a build tool of the project's, installed with the others in tests/.
 const { deflateAsync } = createRequire(new URL("../../tests/package.json", import.meta.url))("@gfx/zopfli");
 
-const [entry, wasmFile] = process.argv.slice(2);
+const node = process.argv[2] === "--node";
+const [entry, wasmFile] = process.argv.slice(node ? 3 : 2);
 if (!wasmFile) {
-  console.error("usage: embed.mjs entry.js module.wasm");
+  console.error("usage: embed.mjs [--node] entry.js module.wasm");
   process.exit(2);
 }
 
@@ -40,6 +51,19 @@ if (wasm.readUInt32LE(0) !== 0x6d736100) {
   console.error(`${wasmFile} is not a WebAssembly module`);
   process.exit(1);
 }
+
+if (node) {
+  const packed = brotliCompressSync(wasm, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24, [constants.BROTLI_PARAM_SIZE_HINT]: wasm.length },
+  });
+  if (!brotliDecompressSync(packed).equals(wasm)) {
+    console.error(`${wasmFile}: the compressed stream does not decompress to the module`);
+    process.exit(1);
+  }
+  writeFileSync(entry, js.replace(PLACEHOLDER, () => JSON.stringify(packed.toString("base64"))));
+  process.exit(0);
+}
+
 const stream = Buffer.from(await deflateAsync(wasm, { numiterations: 15 }));
 if (!inflateRawSync(stream).equals(wasm)) {
   console.error(`${wasmFile}: the compressed stream does not inflate to the module`);

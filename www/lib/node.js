@@ -17,11 +17,11 @@ export { __debugCounts, __wasmMemoryBytes } from "./shared.js";
 export { modules as __modules } from "./shared.js";
 
 if (!modules.full) {
-  // The full module carried in this file (www/build/embed-node.mjs writes
+  // The full module carried in this file (www/build/embed.mjs --node writes
   // its bytes in place of the name below), not read from beside it: a
   // bundler that packs a Node back end (esbuild, webpack, ncc) takes it
   // along, where it would leave a separate .wasm behind.
-  const bytes = brotliDecompressSync(Buffer.from(PAYBRIDGE_NODE_WASM, "base64"));
+  const bytes = brotliDecompressSync(Buffer.from(PAYBRIDGE_EMBEDDED_WASM, "base64"));
   const module = new WebAssembly.Module(bytes);
   modules.full = link(withRuns(fullBg, drive, onEventOf), new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
