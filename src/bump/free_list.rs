@@ -57,41 +57,33 @@ impl FreeList {
 
     /// Puts the block `[ptr, ptr + size)` back, merged with the free blocks
     /// it touches.
-    unsafe fn free(&self, ptr: *mut Node, size: usize) {
-        let end = (ptr as usize + size) as *mut Node;
+    unsafe fn free(&self, ptr: *mut Node, mut size: usize) {
         let mut link = self.head.as_ptr();
         // SAFETY: every node reached is a free block's head, written by
         // this list; `ptr` is a block it handed out, or a claimed region.
         unsafe {
             loop {
                 let node = *link;
-                if node.is_null() || node < ptr {
-                    if !node.is_null() && (node as usize + (*node).size) as *mut Node == ptr {
-                        // The block below ends where this one starts.
-                        (*node).size += size;
+                if !node.is_null() && node >= ptr {
+                    if node as usize == ptr as usize + size {
+                        // The block above starts where this one ends: taken
+                        // into it, and the one below looked at next.
+                        size += (*node).size;
+                        *link = (*node).next;
                     } else {
-                        (*ptr).next = node;
-                        (*ptr).size = size;
-                        *link = ptr;
+                        link = &raw mut (*node).next;
                     }
-                    return;
+                    continue;
                 }
-                if node == end {
-                    // The block above starts where this one ends: one
-                    // block from here, which may also touch the one below.
-                    let next = (*node).next;
-                    let size = size + (*node).size;
-                    if !next.is_null() && (next as usize + (*next).size) as *mut Node == ptr {
-                        (*next).size += size;
-                        *link = next;
-                    } else {
-                        (*ptr).next = next;
-                        (*ptr).size = size;
-                        *link = ptr;
-                    }
-                    return;
+                if !node.is_null() && node as usize + (*node).size == ptr as usize {
+                    // The block below ends where this one starts.
+                    (*node).size += size;
+                } else {
+                    (*ptr).next = node;
+                    (*ptr).size = size;
+                    *link = ptr;
                 }
-                link = &raw mut (*node).next;
+                return;
             }
         }
     }
