@@ -67,7 +67,8 @@ function shape(what, found) {
 // them raw again).
 function printable(text) {
   const raw = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
-  const hasRaw = (t) => /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/.test(t);
+  // `search` ignores the g flag's position, which `test` would carry over.
+  const hasRaw = (t) => t.search(raw) >= 0;
   const strings = [...acorn.tokenizer(text, { ecmaVersion: "latest" })].filter(
     (t) => (t.type === acorn.tokTypes.string || t.type === acorn.tokTypes.template) && hasRaw(text.slice(t.start, t.end)),
   );
