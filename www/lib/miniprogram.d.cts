@@ -31,6 +31,7 @@ export type {
   Wallet2LaunchRequest,
   WasmImports,
   WasmJsBuild,
+  WasmJsTranslation,
 } from "./miniprogram.js" with { "resolution-mode": "import" };
 
 export type PayError = import("./miniprogram.js", { with: { "resolution-mode": "import" } }).PayError;

@@ -55,6 +55,15 @@ export interface WasmJsBuild {
   readonly wasmExports: object;
 }
 
+/**
+ * The mini-program folder's JavaScript build, `miniprogram/paybridge.wasm.js`:
+ * the translated module alone, which `ready()` links with this module's own
+ * glue (for a project that keeps that file elsewhere in its code package).
+ */
+export interface WasmJsTranslation {
+  instantiate(imports: { bg: object }): object;
+}
+
 /** The default profile's `wallet2.webAssemblyGlobal`: the runtime WebAssembly object `ready()` looks for first. */
 export declare const WASM_GLOBAL: string;
 
@@ -70,9 +79,10 @@ export interface ReadyOptions {
   /**
    * Where there is no WebAssembly, or the runtime's cannot load `wasmPath`
    * (a standard WebAssembly takes bytes, not a path): the JavaScript build,
-   * or a function that loads it only then: `() => require("paybridge/paybridge.wasm.cjs")`.
+   * or a function that loads it only then: `() => require("paybridge/paybridge.wasm.cjs")`;
+   * or the mini-program folder's `paybridge.wasm.js` kept elsewhere.
    */
-  wasmJs?: WasmJsBuild | { default: WasmJsBuild } | (() => WasmJsBuild | { default: WasmJsBuild });
+  wasmJs?: WasmJsBuild | WasmJsTranslation | { default: WasmJsBuild } | (() => WasmJsBuild | WasmJsTranslation | { default: WasmJsBuild });
   /**
    * A profile, as `pay()` takes: its `wallet2.webAssemblyGlobal` names the
    * runtime's WebAssembly global once, e.g.
