@@ -13,7 +13,7 @@
 //!
 //! The request of a client's call (its `transport`, or `fetch`) is awaited
 //! the same way, but its failure is "no answer", which the call decides on
-//! ([`super::verify`]): `transport` once it gives up.
+//! (`perform::verify`, in the full module): `transport` once it gives up.
 
 use super::io::Hook;
 use super::{Cmd, Out, Timer};

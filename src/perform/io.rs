@@ -137,7 +137,7 @@ pub enum Hook<V> {
 
 /// An awaited answer, as the edge reads it for the run (a payment's
 /// `confirm`: text; `order`: the payment; a client's call: as
-/// [`super::VerifyRun::expects`] says).
+/// `VerifyRun::expects` says (the full module)).
 #[derive(Debug)]
 pub enum Got<V> {
     /// A string; otherwise the answer's type (`number`, `null`, ...).
@@ -166,9 +166,9 @@ pub enum Got<V> {
 pub enum Expect {
     /// [`Got::Text`].
     Text,
-    /// [`Got::Flag`].
+    /// `Got::Flag` (the full module's).
     Flag,
-    /// [`Got::Answer`] (a `transport`) or [`Got::Response`] (`fetch`).
+    /// `Got::Answer` (a `transport`) or `Got::Response` (`fetch`), the full module's.
     Answer,
 }
 

@@ -202,7 +202,7 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
 ///
 /// In the modules that hand out data (`web-tools`: the mini-program and full
 /// modules: records, notifications, list items, launch queries), every
-/// member is defined as an own data property ([`define`]): a member named
+/// member is defined as an own data property (`define`): a member named
 /// `__proto__` stays a member instead of setting the object's prototype,
 /// and no setter on `Object.prototype` runs. The payment module's objects
 /// have the module's own fixed keys only, and assign them.

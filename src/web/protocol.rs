@@ -1,7 +1,7 @@
 //! The protocol between the wasm edges that run the core
 //! ([`crate::perform`]: `pay()` in [`super::pay`]; `waitForBridge()`,
 //! `cardnetPay()`, the authentication client and `verifyNotification()` in
-//! [`super::runs`]) and the shim that performs (`www/lib/perform.js`).
+//! `web::runs`, the full module's) and the shim that performs (`www/lib/perform.js`).
 //!
 //! A run starts with `[run, ...commands]` and is fed with the module's one
 //! step export, `__step(run, kind, value)` ([`super::table`]), which

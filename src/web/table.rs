@@ -6,7 +6,7 @@
 //! in the protocol of [`super::protocol`].
 //!
 //! A start export answers `[run, ...commands]` (`__payStart`,
-//! `__confirmStart` here; the full module's others through [`begin`]); a
+//! `__confirmStart` here; the full module's others through `begin`); a
 //! run refused before it starts answers run 0, kept nowhere, and the
 //! core's command that ends it. Having performed a run's end the
 //! shim feeds `Release`, and the run, with what it holds (the payment slot),
