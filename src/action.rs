@@ -3,7 +3,7 @@
 //! Pure: the same payment, options and runtime always give the same action,
 //! and every URL in an action has passed [`safe_url::check`].
 
-use crate::error::{cat, words, Code, PayError, Result};
+use crate::error::{bad_option as bad, cat, words, Code, PayError, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
@@ -66,10 +66,6 @@ impl Default for Options {
     }
 }
 
-fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
-}
-
 /// A whole number of milliseconds from 1 to 600000.
 fn millis(v: &Json, field: &str) -> Result<u32> {
     match v {
@@ -89,7 +85,7 @@ impl Options {
             Some(v) => v,
         };
         if v.as_obj().is_none() {
-            return Err(PayError::field(Code::InvalidOptions, "options", words!("options must be an object, not ", v.kind())));
+            return Err(bad("options", &words!("must be an object, not ", v.kind())));
         }
         let given = |k: &str| v.get(k).filter(|x| !x.is_null());
         // Read before the profile: it also lets the profile's provider

@@ -1,7 +1,7 @@
 //! Where the module runs: a plain browser, inside a wallet's web view, or in
 //! a wallet's mini-program; and whether on a phone.
 
-use crate::error::{words, Code, PayError, Result};
+use crate::error::{bad_option as bad, words, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
@@ -114,7 +114,6 @@ fn contains_token(ua: &str, token: &str) -> bool {
 impl Runtime {
     /// `options.runtime`: `{ host, mobile? }`.
     pub fn from_json(v: &Json) -> Result<Runtime> {
-        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, words!(f, " ", m));
         if v.as_obj().is_none() {
             return Err(bad("runtime", &words!("must be an object { host, mobile }, not ", v.kind())));
         }
@@ -139,6 +138,7 @@ impl Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
 
     fn ua(s: &str) -> Runtime {
         detect(&Probe { user_agent: s.into(), has_document: true, ..Probe::default() }, &Profile::default())

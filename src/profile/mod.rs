@@ -5,7 +5,7 @@
 //! defaults use the service document's neutral names; a page sets the real
 //! ones with `options.profile`, deep-merged over [`Profile::default`].
 
-use crate::error::{cat, words, Code, PayError, Result};
+use crate::error::{bad_option as bad, cat, words, PayError, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::payment::Channel;
@@ -80,10 +80,6 @@ pub struct Profile {
     pub mobile_tokens: Vec<String>,
     /// Other names for the channels: `alias -> channel`.
     pub channel_aliases: Vec<(String, Channel)>,
-}
-
-fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
 }
 
 fn join(prefix: &str, key: &str) -> String {

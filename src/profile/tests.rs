@@ -1,6 +1,7 @@
 //! Unit tests of the profile: defaults, the deep merge and what it refuses.
 
 use super::*;
+use crate::error::Code;
 use crate::json::parse;
 
 fn patch(t: &str) -> Result<Profile> {

@@ -17,7 +17,7 @@
 //! core's port, [`crate::platform`]), else by the crate's punycode rule
 //! (`punycode.rs`).
 
-use crate::error::{why, words, Code, PayError, Result};
+use crate::error::{bad_option, why, words, Code, PayError, Result};
 
 use crate::prelude::*;
 
@@ -286,7 +286,7 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     use crate::json::Json;
     let Json::Arr(items) = v else {
-        return Err(PayError::field(Code::InvalidOptions, "allowedHosts", words!("allowedHosts must be an array of host names")));
+        return Err(bad_option("allowedHosts", "must be an array of host names"));
     };
     let mut names = Vec::with_capacity(items.len());
     for (i, it) in items.iter().enumerate() {
@@ -296,8 +296,7 @@ pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
                 let mut f = String::from("allowedHosts[");
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let m = words!(&f, " must be a string");
-                return Err(PayError::field(Code::InvalidOptions, &f, m));
+                return Err(bad_option(&f, "must be a string"));
             }
         }
     }
@@ -315,9 +314,8 @@ pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule
                 f.push('[');
                 crate::error::push_u64(&mut f, i as u64);
                 f.push(']');
-                let msg =
-                    words!(&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
-                return Err(PayError::field(Code::InvalidOptions, &f, msg));
+                let why = words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
+                return Err(bad_option(&f, &why));
             }
         }
     }
