@@ -80,10 +80,17 @@ impl Options {
     /// left to the edge.
     pub fn from_json(v: Option<&Json>) -> Result<Options> {
         let mut o = Options::default();
-        let v = match v {
-            None | Some(Json::Null) => return Ok(o),
-            Some(v) => v,
-        };
+        match v {
+            None | Some(Json::Null) => {}
+            Some(v) => o.read(v)?,
+        }
+        Ok(o)
+    }
+
+    /// Reads the members of the options object `v` over these options.
+    /// The refusal is the one value returned (no copy of the options on
+    /// each path that ends in one).
+    fn read(&mut self, v: &Json) -> Result<()> {
         if v.as_obj().is_none() {
             return Err(bad("options", &words!("must be an object, not ", v.kind())));
         }
@@ -91,22 +98,22 @@ impl Options {
         // Read before the profile: it also lets the profile's provider
         // addresses be loopback http, as for the authorization helpers.
         if let Some(b) = given("insecureLoopback") {
-            o.policy.insecure_loopback = matches!(b, Json::Bool(true));
+            self.policy.insecure_loopback = matches!(b, Json::Bool(true));
             if !matches!(b, Json::Bool(_)) {
                 return Err(bad("insecureLoopback", "must be true or false"));
             }
         }
         if let Some(p) = given("profile") {
-            o.profile.merge_with(p, "profile", o.policy.insecure_loopback)?;
+            self.profile.merge_with(p, "profile", self.policy.insecure_loopback)?;
         }
         if let Some(r) = given("runtime") {
-            o.runtime = Some(Runtime::from_json(r)?);
+            self.runtime = Some(Runtime::from_json(r)?);
         }
         if let Some(h) = given("allowedHosts") {
-            o.policy.allowed_hosts = Some(safe_url::allowed_hosts_from_json(h)?);
+            self.policy.allowed_hosts = Some(safe_url::allowed_hosts_from_json(h)?);
         }
         if let Some(a) = given("appFallback") {
-            o.app_fallback = match a.as_str() {
+            self.app_fallback = match a.as_str() {
                 Some("app") => AppFallback::App,
                 Some("web") => AppFallback::Web,
                 _ => return Err(bad("appFallback", "must be \"web\" or \"app\"")),
@@ -127,21 +134,25 @@ impl Options {
                 Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !crate::error::has_control(s) => Some(s.clone()),
                 _ => return Err(bad("miniProgram.page", "must be a page path of 1 to 1024 printable characters")),
             };
-            o.mini_program = Some(MiniProgramTarget { app_id, page });
+            self.mini_program = Some(MiniProgramTarget { app_id, page });
         }
-        if let Some(t) = given("timeoutMs") {
-            o.timeout_ms = millis(t, "timeoutMs")?;
+        // The four waits, each in milliseconds and read in this order;
+        // `fallbackAfterMs` is absent until given (never 0 once read).
+        let mut fallback = 0;
+        for (key, slot) in [
+            ("timeoutMs", &mut self.timeout_ms),
+            ("fallbackAfterMs", &mut fallback),
+            ("confirmTimeoutMs", &mut self.confirm_timeout_ms),
+            ("callbackTimeoutMs", &mut self.callback_timeout_ms),
+        ] {
+            if let Some(t) = given(key) {
+                *slot = millis(t, key)?;
+            }
         }
-        if let Some(t) = given("fallbackAfterMs") {
-            o.fallback_after_ms = Some(millis(t, "fallbackAfterMs")?);
+        if fallback > 0 {
+            self.fallback_after_ms = Some(fallback);
         }
-        if let Some(t) = given("confirmTimeoutMs") {
-            o.confirm_timeout_ms = millis(t, "confirmTimeoutMs")?;
-        }
-        if let Some(t) = given("callbackTimeoutMs") {
-            o.callback_timeout_ms = millis(t, "callbackTimeoutMs")?;
-        }
-        Ok(o)
+        Ok(())
     }
 }
 
