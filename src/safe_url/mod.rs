@@ -281,45 +281,49 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
 }
 
 /// Reads the `allowedHosts` option: an array of strings, each a rule
-/// ([`parse_allowed_hosts`]); anything else is `invalid_options` naming
-/// `allowedHosts` or the item at fault.
+/// ([`HostRule::parse`]); anything else is `invalid_options` naming
+/// `allowedHosts` or the item at fault. Every item must be a string
+/// before any is read as a host: the first that is not one is refused
+/// first.
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     use crate::json::Json;
     let Json::Arr(items) = v else {
         return Err(bad_option("allowedHosts", "must be an array of host names"));
     };
-    let mut names = Vec::with_capacity(items.len());
-    for (i, it) in items.iter().enumerate() {
-        match it {
-            Json::Str(s) => names.push(s.clone()),
-            _ => {
-                let mut f = String::from("allowedHosts[");
-                crate::error::push_u64(&mut f, i as u64);
-                f.push(']');
-                return Err(bad_option(&f, "must be a string"));
-            }
-        }
+    if let Some(i) = items.iter().position(|it| it.as_str().is_none()) {
+        return Err(bad_option(&item("allowedHosts", i), "must be a string"));
     }
-    parse_allowed_hosts(&names, "allowedHosts")
+    let mut rules = Vec::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        rules.push(rule(it.as_str().unwrap_or(""), "allowedHosts", i)?);
+    }
+    Ok(rules)
 }
 
 /// Parses `allowedHosts` (already known to be a list of strings).
 pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
     let mut rules = Vec::with_capacity(items.len());
     for (i, s) in items.iter().enumerate() {
-        match HostRule::parse(s) {
-            Some(r) => rules.push(r),
-            None => {
-                let mut f = String::from(field);
-                f.push('[');
-                crate::error::push_u64(&mut f, i as u64);
-                f.push(']');
-                let why = words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
-                return Err(bad_option(&f, &why));
-            }
-        }
+        rules.push(rule(s, field, i)?);
     }
     Ok(rules)
+}
+
+/// Item `i` of the list `field` as a rule, or the error that names it.
+fn rule(s: &str, field: &str, i: usize) -> Result<HostRule> {
+    HostRule::parse(s).ok_or_else(|| {
+        let why = words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
+        bad_option(&item(field, i), &why)
+    })
+}
+
+/// `field[i]`: the name of item `i` of a list.
+fn item(field: &str, i: usize) -> String {
+    let mut f = String::from(field);
+    f.push('[');
+    crate::error::push_u64(&mut f, i as u64);
+    f.push(']');
+    f
 }
 
 /// The first 80 bytes of an input, cut on a character boundary, for quoting

@@ -117,3 +117,21 @@ fn loopback_only_when_asked() {
     assert!(check("http://evil.example/", &p, "u").is_err());
     assert!(check("http://127.0.0.1:8080/", &UrlPolicy::default(), "u").is_err());
 }
+
+#[test]
+fn allowed_hosts_refuses_a_non_string_before_a_bad_host() {
+    let read = |t: &str| allowed_hosts_from_json(&crate::json::parse(t, Code::InvalidOptions, "allowedHosts").unwrap());
+    let e = read(r#"["bad host", "ok.example", 7]"#).unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("allowedHosts[2]")));
+    assert_eq!(e.message, "allowedHosts[2] must be a string");
+    let e = read(r#"["ok.example", "bad host"]"#).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("allowedHosts[1]"));
+    assert_eq!(
+        e.message,
+        "allowedHosts[1] is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: bad host"
+    );
+    assert_eq!(
+        read(r#"["A.example", "*.b.example"]"#).unwrap(),
+        [HostRule::Exact("a.example".into()), HostRule::Suffix("b.example".into())]
+    );
+}
