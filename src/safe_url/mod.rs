@@ -149,37 +149,38 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
             return Err(why!("it contains a quote or angle bracket"));
         }
     }
-    let (rest, http) = if let Some(r) = strip_prefix_ci(url, "https://") {
-        (r, false)
-    } else if let Some(r) = strip_prefix_ci(url, "http://") {
-        (r, true)
-    } else if url.starts_with("//") {
+    // Byte positions from here on: the URL is printable ASCII by now, so
+    // the host is cut out of it once, and no slicing here can panic.
+    let b = url.as_bytes();
+    let (start, http) = if starts_with_ci(b, b"https://") {
+        (8, false)
+    } else if starts_with_ci(b, b"http://") {
+        (7, true)
+    } else if b.starts_with(b"//") {
         return Err(why!("it is scheme-relative; an absolute https URL is needed"));
     } else {
         return Err(why!("it is not an https URL"));
     };
-    // Byte positions and `get` rather than `str` slicing: the URL is ASCII
-    // by now, and no slicing here can panic.
-    let end = rest.bytes().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len());
-    let authority = rest.get(..end).unwrap_or("");
-    let tail = rest.get(end..).unwrap_or("");
-    if authority.bytes().any(|b| b == b'@') {
+    let rest = b.get(start..).unwrap_or_default();
+    let end = rest.iter().position(|c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at_checked(end).unwrap_or_default();
+    if authority.iter().any(|&c| c == b'@') {
         return Err(why!("it carries user info (an @ before the host)"));
     }
-    let (host, port) = match authority.bytes().rposition(|b| b == b':') {
-        Some(i) => (authority.get(..i).unwrap_or(""), Some(authority.get(i + 1..).unwrap_or(""))),
-        None => (authority, None),
+    let (host_len, port) = match authority.iter().rposition(|&c| c == b':') {
+        Some(i) => (i, authority.get(i + 1..)),
+        None => (end, None),
     };
     if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.as_bytes().first() == Some(&b'0') {
+        if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) || p.first() == Some(&b'0') {
             return Err(why!("its port is not a number from 1 to 65535"));
         }
-        let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
+        let n: u32 = p.iter().fold(0, |n, c| n * 10 + (c - b'0') as u32);
         if n > 65535 {
             return Err(why!("its port is not a number from 1 to 65535"));
         }
     }
-    let host = host.to_ascii_lowercase();
+    let host = url.get(start..start + host_len).unwrap_or("").to_ascii_lowercase();
     if !plain_host(&host) {
         return Err(why!("its host is not a plain host name or IPv4 address"));
     }
@@ -194,11 +195,8 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     Ok(host)
 }
 
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    match (s.as_bytes().get(..prefix.len()), s.get(prefix.len()..)) {
-        (Some(head), Some(rest)) if head.eq_ignore_ascii_case(prefix.as_bytes()) => Some(rest),
-        _ => None,
-    }
+fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
+    s.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 /// A lowercase host: a registered name or a canonical dotted-decimal IPv4.
@@ -264,8 +262,7 @@ fn is_ipv4(h: &str) -> bool {
 
 /// Path, query and fragment: printable ASCII (already checked) with
 /// well-formed percent escapes.
-fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
-    let b = tail.as_bytes();
+fn check_tail(b: &[u8]) -> core::result::Result<(), &'static str> {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'%' {
