@@ -149,8 +149,9 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
             return Err(why!("it contains a quote or angle bracket"));
         }
     }
-    // Byte positions from here on: the URL is printable ASCII by now, so
-    // the host is cut out of it once, and no slicing here can panic.
+    // Bytes from here on: the URL is printable ASCII by now, so the parts
+    // are cut as bytes (no character boundaries to check) and no cut here
+    // can panic.
     let b = url.as_bytes();
     let (start, http) = if starts_with_ci(b, b"https://") {
         (8, false)
@@ -180,7 +181,11 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
             return Err(why!("its port is not a number from 1 to 65535"));
         }
     }
-    let host = url.get(start..start + host_len).unwrap_or("").to_ascii_lowercase();
+    // The host, lowercased as it is copied.
+    let mut host = String::with_capacity(host_len);
+    for &c in authority.get(..host_len).unwrap_or_default() {
+        crate::encode::push_ascii(&mut host, c.to_ascii_lowercase());
+    }
     if !plain_host(&host) {
         return Err(why!("its host is not a plain host name or IPv4 address"));
     }
