@@ -103,8 +103,10 @@ impl Payment {
     }
 
     fn decode<const KEEP: bool>(mut v: Json) -> Result<Payment> {
-        if let Json::Str(t) = &v {
-            return Payment::decode::<KEEP>(crate::json_text::parse(t, Code::InvalidPayment, "payment")?);
+        // A string is JSON text of a payment, or of a string that is in
+        // turn: read until the value is not a string.
+        while let Json::Str(t) = &v {
+            v = crate::json_text::parse(t, Code::InvalidPayment, "payment")?;
         }
         if v.as_obj().is_none() {
             return Err(invalid("payment", words!("the payment must be an object or JSON text of one, not ", v.kind())));
