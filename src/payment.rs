@@ -129,7 +129,7 @@ impl Payment {
                 return Err(invalid("pay_channel", why));
             }
         };
-        let pay_info = match v.get("pay_info") {
+        let pay_info = match v.get_mut("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
             // JSON text of an object: `{` after JSON's own whitespace (RFC
             // 8259: space, tab, LF, CR; a string that starts otherwise is
@@ -143,7 +143,7 @@ impl Payment {
             // payment, else moved out of it.
             Some(x) => {
                 let fields = matches!(x, Json::Obj(_));
-                let x = if KEEP { x.clone() } else { v.take("pay_info") };
+                let x = if KEEP { x.clone() } else { core::mem::replace(x, Json::Null) };
                 if fields {
                     PayInfo::Fields(x)
                 } else {
