@@ -72,19 +72,19 @@ impl HostRule {
     /// an IPv4 address, or `*.` followed by a host name of two labels or
     /// more.
     pub fn parse(s: &str) -> Option<HostRule> {
-        let lower = s.to_ascii_lowercase();
-        if let Some(rest) = lower.strip_prefix("*.") {
-            // A byte loop, not `contains`: that one call would bring the
-            // standard library's word-at-a-time memchr into the module.
-            if rest.bytes().any(|b| b == b'.') && plain_host(rest) && !is_address(rest) {
-                return Some(HostRule::Suffix(rest.to_string()));
-            }
+        // `*.` is ASCII: the name after it is lowercased once, as an exact
+        // rule's name is.
+        let wildcard = s.strip_prefix("*.");
+        let name = wildcard.unwrap_or(s).to_ascii_lowercase();
+        if !plain_host(&name) {
             return None;
         }
-        if plain_host(&lower) {
-            Some(HostRule::Exact(lower))
-        } else {
-            None
+        match wildcard {
+            None => Some(HostRule::Exact(name)),
+            // A byte loop, not `contains`: that one call would bring the
+            // standard library's word-at-a-time memchr into the module.
+            Some(_) if name.bytes().any(|b| b == b'.') && !is_address(&name) => Some(HostRule::Suffix(name)),
+            Some(_) => None,
         }
     }
 
