@@ -53,7 +53,7 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
             if !shape {
                 return Err(why!("must be a lowercase URL scheme"));
             }
-            if CONTENT_SCHEMES.iter().any(|&s| s == v) {
+            if CONTENT_SCHEMES.contains(&v) {
                 return Err(why!("must be an app scheme, not one that loads or runs content"));
             }
             Ok(())
