@@ -136,8 +136,9 @@ impl Options {
             };
             self.mini_program = Some(MiniProgramTarget { app_id, page });
         }
-        // The four waits, each in milliseconds and read in this order;
-        // `fallbackAfterMs` is absent until given (never 0 once read).
+        // The four waits, in milliseconds, read in this order (the first
+        // bad one is the one refused); `fallbackAfterMs` stays unset unless
+        // given, and a wait that is read is never 0.
         let mut fallback = 0;
         for (key, slot) in [
             ("timeoutMs", &mut self.timeout_ms),
