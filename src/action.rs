@@ -347,4 +347,21 @@ mod tests {
         let e = opts(r#"{"profile":{"cardnet":{"authUrl":"http://c.example/a"}},"insecureLoopback":true}"#).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("profile.cardnet.authUrl"));
     }
+
+    #[test]
+    fn the_waits_are_read_in_their_order_and_fallback_stays_unset_unless_given() {
+        let opts = |text: &str| Options::from_json(Some(&crate::json::parse(text, Code::InvalidOptions, "options").unwrap()));
+        let o = opts(r#"{"timeoutMs":5,"confirmTimeoutMs":7,"callbackTimeoutMs":8}"#).unwrap();
+        assert_eq!((o.timeout_ms, o.fallback_after_ms, o.confirm_timeout_ms, o.callback_timeout_ms), (5, None, 7, 8));
+        let o = opts(r#"{"fallbackAfterMs":600000,"fallbackAfterMs":1}"#).unwrap();
+        assert_eq!((o.timeout_ms, o.fallback_after_ms), (10_000, Some(1)));
+        assert_eq!(opts(r#"{"fallbackAfterMs":null}"#).unwrap().fallback_after_ms, None);
+        // Several bad: the first in the order of the options is refused,
+        // whatever the order of the members.
+        let e = opts(r#"{"callbackTimeoutMs":0,"confirmTimeoutMs":-1,"fallbackAfterMs":1.5}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("fallbackAfterMs"));
+        assert_eq!(e.message, "fallbackAfterMs must be a whole number of milliseconds from 1 to 600000");
+        let e = opts(r#"{"callbackTimeoutMs":600001,"confirmTimeoutMs":"5"}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("confirmTimeoutMs"));
+    }
 }
