@@ -170,9 +170,11 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         None => (end, None),
     };
     if let Some(p) = port {
-        // One to five digits without a leading zero, then their value.
-        let digits = !p.is_empty() && p.len() <= 5 && p.iter().all(u8::is_ascii_digit) && p.first() != Some(&b'0');
-        if !digits || p.iter().fold(0, |n, c| n * 10 + (c - b'0') as u32) > 65535 {
+        if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) || p.first() == Some(&b'0') {
+            return Err(why!("its port is not a number from 1 to 65535"));
+        }
+        let n: u32 = p.iter().fold(0, |n, c| n * 10 + (c - b'0') as u32);
+        if n > 65535 {
             return Err(why!("its port is not a number from 1 to 65535"));
         }
     }
