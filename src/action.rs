@@ -3,7 +3,7 @@
 //! Pure: the same payment, options and runtime always give the same action,
 //! and every URL in an action has passed [`safe_url::check`].
 
-use crate::error::{cat, words, Code, PayError, Result};
+use crate::error::{bad_option as bad, cat, words, Code, PayError, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
@@ -66,10 +66,6 @@ impl Default for Options {
     }
 }
 
-fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
-}
-
 /// A whole number of milliseconds from 1 to 600000.
 fn millis(v: &Json, field: &str) -> Result<u32> {
     match v {
@@ -84,33 +80,40 @@ impl Options {
     /// left to the edge.
     pub fn from_json(v: Option<&Json>) -> Result<Options> {
         let mut o = Options::default();
-        let v = match v {
-            None | Some(Json::Null) => return Ok(o),
-            Some(v) => v,
-        };
+        match v {
+            None | Some(Json::Null) => {}
+            Some(v) => o.read(v)?,
+        }
+        Ok(o)
+    }
+
+    /// Reads the members of the options object `v` over these options.
+    /// The refusal is the one value returned (no copy of the options on
+    /// each path that ends in one).
+    fn read(&mut self, v: &Json) -> Result<()> {
         if v.as_obj().is_none() {
-            return Err(PayError::field(Code::InvalidOptions, "options", words!("options must be an object, not ", v.kind())));
+            return Err(bad("options", &words!("must be an object, not ", v.kind())));
         }
         let given = |k: &str| v.get(k).filter(|x| !x.is_null());
         // Read before the profile: it also lets the profile's provider
         // addresses be loopback http, as for the authorization helpers.
         if let Some(b) = given("insecureLoopback") {
-            o.policy.insecure_loopback = matches!(b, Json::Bool(true));
+            self.policy.insecure_loopback = matches!(b, Json::Bool(true));
             if !matches!(b, Json::Bool(_)) {
                 return Err(bad("insecureLoopback", "must be true or false"));
             }
         }
         if let Some(p) = given("profile") {
-            o.profile.merge_with(p, "profile", o.policy.insecure_loopback)?;
+            self.profile.merge_with(p, "profile", self.policy.insecure_loopback)?;
         }
         if let Some(r) = given("runtime") {
-            o.runtime = Some(Runtime::from_json(r)?);
+            self.runtime = Some(Runtime::from_json(r)?);
         }
         if let Some(h) = given("allowedHosts") {
-            o.policy.allowed_hosts = Some(safe_url::allowed_hosts_from_json(h)?);
+            self.policy.allowed_hosts = Some(safe_url::allowed_hosts_from_json(h)?);
         }
         if let Some(a) = given("appFallback") {
-            o.app_fallback = match a.as_str() {
+            self.app_fallback = match a.as_str() {
                 Some("app") => AppFallback::App,
                 Some("web") => AppFallback::Web,
                 _ => return Err(bad("appFallback", "must be \"web\" or \"app\"")),
@@ -131,21 +134,26 @@ impl Options {
                 Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !crate::error::has_control(s) => Some(s.clone()),
                 _ => return Err(bad("miniProgram.page", "must be a page path of 1 to 1024 printable characters")),
             };
-            o.mini_program = Some(MiniProgramTarget { app_id, page });
+            self.mini_program = Some(MiniProgramTarget { app_id, page });
         }
-        if let Some(t) = given("timeoutMs") {
-            o.timeout_ms = millis(t, "timeoutMs")?;
+        // The four waits, in milliseconds, read in this order (the first
+        // bad one is the one refused); `fallbackAfterMs` stays unset unless
+        // given, and a wait that is read is never 0.
+        let mut fallback = 0;
+        for (key, slot) in [
+            ("timeoutMs", &mut self.timeout_ms),
+            ("fallbackAfterMs", &mut fallback),
+            ("confirmTimeoutMs", &mut self.confirm_timeout_ms),
+            ("callbackTimeoutMs", &mut self.callback_timeout_ms),
+        ] {
+            if let Some(t) = given(key) {
+                *slot = millis(t, key)?;
+            }
         }
-        if let Some(t) = given("fallbackAfterMs") {
-            o.fallback_after_ms = Some(millis(t, "fallbackAfterMs")?);
+        if fallback > 0 {
+            self.fallback_after_ms = Some(fallback);
         }
-        if let Some(t) = given("confirmTimeoutMs") {
-            o.confirm_timeout_ms = millis(t, "confirmTimeoutMs")?;
-        }
-        if let Some(t) = given("callbackTimeoutMs") {
-            o.callback_timeout_ms = millis(t, "callbackTimeoutMs")?;
-        }
-        Ok(o)
+        Ok(())
     }
 }
 
@@ -338,5 +346,22 @@ mod tests {
         assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));
         let e = opts(r#"{"profile":{"cardnet":{"authUrl":"http://c.example/a"}},"insecureLoopback":true}"#).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("profile.cardnet.authUrl"));
+    }
+
+    #[test]
+    fn the_waits_are_read_in_their_order_and_fallback_stays_unset_unless_given() {
+        let opts = |text: &str| Options::from_json(Some(&crate::json::parse(text, Code::InvalidOptions, "options").unwrap()));
+        let o = opts(r#"{"timeoutMs":5,"confirmTimeoutMs":7,"callbackTimeoutMs":8}"#).unwrap();
+        assert_eq!((o.timeout_ms, o.fallback_after_ms, o.confirm_timeout_ms, o.callback_timeout_ms), (5, None, 7, 8));
+        let o = opts(r#"{"fallbackAfterMs":600000,"fallbackAfterMs":1}"#).unwrap();
+        assert_eq!((o.timeout_ms, o.fallback_after_ms), (10_000, Some(1)));
+        assert_eq!(opts(r#"{"fallbackAfterMs":null}"#).unwrap().fallback_after_ms, None);
+        // Several bad: the first in the order of the options is refused,
+        // whatever the order of the members.
+        let e = opts(r#"{"callbackTimeoutMs":0,"confirmTimeoutMs":-1,"fallbackAfterMs":1.5}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("fallbackAfterMs"));
+        assert_eq!(e.message, "fallbackAfterMs must be a whole number of milliseconds from 1 to 600000");
+        let e = opts(r#"{"callbackTimeoutMs":600001,"confirmTimeoutMs":"5"}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("confirmTimeoutMs"));
     }
 }

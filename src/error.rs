@@ -290,6 +290,15 @@ pub fn cat_all(parts: &[&str]) -> String {
     s
 }
 
+/// An `invalid_options` error: the option `field` and why it is refused
+/// (`"timeoutMs"`, `"must be ..."`). Every check of the options and the
+/// profile ends in this one body rather than a copy of it at each
+/// refusal.
+#[inline(never)]
+pub(crate) fn bad_option(field: &str, why: &str) -> PayError {
+    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
+}
+
 /// Whether `s` holds a control character (Unicode `Cc`: U+0000 to U+001F
 /// and U+007F to U+009F), read off its UTF-8 bytes: the same answer as
 /// `s.chars().any(char::is_control)` without decoding `char`s, whose

@@ -103,8 +103,10 @@ impl Payment {
     }
 
     fn decode<const KEEP: bool>(mut v: Json) -> Result<Payment> {
-        if let Json::Str(t) = &v {
-            return Payment::decode::<KEEP>(crate::json_text::parse(t, Code::InvalidPayment, "payment")?);
+        // A string is JSON text of a payment, or of a string that is in
+        // turn: read until the value is not a string.
+        while let Json::Str(t) = &v {
+            v = crate::json_text::parse(t, Code::InvalidPayment, "payment")?;
         }
         if v.as_obj().is_none() {
             return Err(invalid("payment", words!("the payment must be an object or JSON text of one, not ", v.kind())));
@@ -114,14 +116,20 @@ impl Payment {
         if KEEP && v.deeper_than(json::MAX_DEPTH) {
             return Err(invalid("payment", words!("the payment is nested deeper than 64 levels")));
         }
+        // One refusal for the field, its reason picked where it is written.
         let pay_channel = match v.get("pay_channel") {
-            None | Some(Json::Null) => return Err(invalid("pay_channel", words!("pay_channel is missing"))),
-            Some(Json::Str(s)) if s.is_empty() => return Err(invalid("pay_channel", words!("pay_channel is empty"))),
-            Some(Json::Str(s)) if s.len() > 64 => return Err(invalid("pay_channel", words!("pay_channel is longer than 64 characters"))),
-            Some(Json::Str(s)) => s.clone(),
-            Some(other) => return Err(invalid("pay_channel", words!("pay_channel must be a string, not ", other.kind()))),
+            Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 => s.clone(),
+            given => {
+                let why = match given {
+                    None | Some(Json::Null) => words!("pay_channel is missing"),
+                    Some(Json::Str(s)) if s.is_empty() => words!("pay_channel is empty"),
+                    Some(Json::Str(_)) => words!("pay_channel is longer than 64 characters"),
+                    Some(other) => words!("pay_channel must be a string, not ", other.kind()),
+                };
+                return Err(invalid("pay_channel", why));
+            }
         };
-        let pay_info = match v.get("pay_info") {
+        let pay_info = match v.get_mut("pay_info") {
             None | Some(Json::Null) => PayInfo::Missing,
             // JSON text of an object: `{` after JSON's own whitespace (RFC
             // 8259: space, tab, LF, CR; a string that starts otherwise is
@@ -135,7 +143,7 @@ impl Payment {
             // payment, else moved out of it.
             Some(x) => {
                 let fields = matches!(x, Json::Obj(_));
-                let x = if KEEP { x.clone() } else { v.take("pay_info") };
+                let x = if KEEP { x.clone() } else { core::mem::replace(x, Json::Null) };
                 if fields {
                     PayInfo::Fields(x)
                 } else {
@@ -157,16 +165,13 @@ impl Payment {
 
     /// `pay_info` as a URL string, for the channels that need one.
     pub fn pay_info_url(&self, channel: Channel) -> Result<&str> {
-        match &self.pay_info {
-            PayInfo::Text(s) => Ok(s),
-            PayInfo::Missing => {
-                Err(invalid("pay_info", words!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)")))
-            }
-            PayInfo::Fields(_) => {
-                Err(invalid("pay_info", words!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL")))
-            }
-            PayInfo::Other(v) => Err(invalid("pay_info", words!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()))),
-        }
+        let why = match &self.pay_info {
+            PayInfo::Text(s) => return Ok(s),
+            PayInfo::Missing => words!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)"),
+            PayInfo::Fields(_) => words!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL"),
+            PayInfo::Other(v) => words!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()),
+        };
+        Err(invalid("pay_info", why))
     }
 
     /// `expend.pay_url`, for the card network.
@@ -177,15 +182,15 @@ impl Payment {
     }
 
     fn fields(&self, channel: Channel, needs: &str) -> Result<&Json> {
-        match &self.pay_info {
-            PayInfo::Fields(f) => Ok(f),
-            PayInfo::Missing => Err(invalid("pay_info", words!("pay_info is missing (", channel.name(), " needs ", needs, ")"))),
-            PayInfo::Text(_) => Err(invalid(
-                "pay_info",
-                words!("pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")"),
-            )),
-            PayInfo::Other(v) => Err(invalid("pay_info", words!("pay_info must be an object for ", channel.name(), ", not ", v.kind()))),
-        }
+        let why = match &self.pay_info {
+            PayInfo::Fields(f) => return Ok(f),
+            PayInfo::Missing => words!("pay_info is missing (", channel.name(), " needs ", needs, ")"),
+            PayInfo::Text(_) => {
+                words!("pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")")
+            }
+            PayInfo::Other(v) => words!("pay_info must be an object for ", channel.name(), ", not ", v.kind()),
+        };
+        Err(invalid("pay_info", why))
     }
 
     /// `pay_info.tradeNO` (or `tradeNo`) for wallet1_lite and wallet1_pub.
@@ -234,21 +239,19 @@ impl Payment {
 /// A `pay_info` member as text: a non-empty string of printable characters,
 /// or a whole number (a `timeStamp` sent as a number is written in decimal).
 fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<String> {
-    let s = match v {
-        Json::Str(s) => s.clone(),
-        Json::Num(n) if json::whole(*n).is_some() => crate::error::u64_str(*n as u64),
-        other => return Err(invalid(path, words!(path, " must be a string, not ", other.kind()))),
+    let text = match v {
+        Json::Str(s) => Some(s.clone()),
+        Json::Num(n) if json::whole(*n).is_some() => Some(crate::error::u64_str(*n as u64)),
+        _ => None,
     };
-    if s.is_empty() {
-        return Err(invalid(path, words!(path, " is empty (", channel.name(), " needs ", what, ")")));
-    }
-    if s.len() > MAX_FIELD {
-        return Err(invalid(path, words!(path, " is longer than 4096 characters")));
-    }
-    if crate::error::has_control(&s) {
-        return Err(invalid(path, words!(path, " contains a control character: ", clip(&s))));
-    }
-    Ok(s)
+    let why = match text {
+        Some(s) if s.is_empty() => words!(path, " is empty (", channel.name(), " needs ", what, ")"),
+        Some(s) if s.len() > MAX_FIELD => words!(path, " is longer than 4096 characters"),
+        Some(s) if crate::error::has_control(&s) => words!(path, " contains a control character: ", clip(&s)),
+        Some(s) => return Ok(s),
+        None => words!(path, " must be a string, not ", v.kind()),
+    };
+    Err(invalid(path, why))
 }
 
 /// With the `serde` feature a payment decodes from any serde format, by the

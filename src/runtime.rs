@@ -1,7 +1,7 @@
 //! Where the module runs: a plain browser, inside a wallet's web view, or in
 //! a wallet's mini-program; and whether on a phone.
 
-use crate::error::{words, Code, PayError, Result};
+use crate::error::{bad_option as bad, why, words, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
@@ -114,15 +114,16 @@ fn contains_token(ua: &str, token: &str) -> bool {
 impl Runtime {
     /// `options.runtime`: `{ host, mobile? }`.
     pub fn from_json(v: &Json) -> Result<Runtime> {
-        let bad = |f: &str, m: &str| PayError::field(Code::InvalidOptions, f, words!(f, " ", m));
         if v.as_obj().is_none() {
             return Err(bad("runtime", &words!("must be an object { host, mobile }, not ", v.kind())));
         }
         let host = match v.get("host") {
-            Some(Json::Str(s)) => Host::from_name(s)
-                .ok_or_else(|| bad("runtime.host", "must be browser, wallet1, wallet2, wallet1_mini_program or wallet2_mini_program"))?,
-            _ => return Err(bad("runtime.host", "must be a string naming the host")),
-        };
+            Some(Json::Str(s)) => {
+                Host::from_name(s).ok_or(why!("must be browser, wallet1, wallet2, wallet1_mini_program or wallet2_mini_program"))
+            }
+            _ => Err(why!("must be a string naming the host")),
+        }
+        .map_err(|why| bad("runtime.host", why))?;
         let mobile = match v.get("mobile") {
             None | Some(Json::Null) => host.is_mini_program(),
             Some(Json::Bool(b)) => *b,
@@ -139,6 +140,7 @@ impl Runtime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
 
     fn ua(s: &str) -> Runtime {
         detect(&Probe { user_agent: s.into(), has_document: true, ..Probe::default() }, &Profile::default())

@@ -51,13 +51,18 @@ impl Json {
         }
     }
 
+    /// The value under `key`, to change or take ([`Json::get`]'s).
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
+        match self {
+            Json::Obj(m) => m.iter_mut().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// Takes the member `key` out of an object (the one [`Json::get`]
     /// finds), leaving `Null` in its place; `Null` when there is none.
     pub fn take(&mut self, key: &str) -> Json {
-        match self {
-            Json::Obj(m) => m.iter_mut().rev().find(|(k, _)| k == key).map_or(Json::Null, |(_, v)| core::mem::replace(v, Json::Null)),
-            _ => Json::Null,
-        }
+        self.get_mut(key).map_or(Json::Null, |v| core::mem::replace(v, Json::Null))
     }
 
     pub fn as_str(&self) -> Option<&str> {

@@ -20,6 +20,9 @@ pub(super) enum Kind {
     Fragment,
 }
 
+/// The schemes that load or run content, which an app scheme may not be.
+const CONTENT_SCHEMES: [&str; 11] = ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "http", "https", "ws", "wss"];
+
 /// `v` as a profile string of `kind`; `loopback` also lets an address be
 /// `http://127.0.0.1` or `http://localhost` (the local sandbox).
 pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result<(), &'static str> {
@@ -50,8 +53,7 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
             if !shape {
                 return Err(why!("must be a lowercase URL scheme"));
             }
-            if matches!(v, "javascript" | "data" | "vbscript" | "file" | "blob" | "about" | "filesystem" | "http" | "https" | "ws" | "wss")
-            {
+            if CONTENT_SCHEMES.contains(&v) {
                 return Err(why!("must be an app scheme, not one that loads or runs content"));
             }
             Ok(())

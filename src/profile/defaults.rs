@@ -44,33 +44,44 @@ const fn off_path(default: &'static str) -> &'static str {
     }
 }
 
+/// The groups of profile strings, as [`G`] numbers them.
+pub(super) const GROUPS: [&str; 3] = ["wallet1", "wallet2", "cardnet"];
+
+/// A group of profile strings (its place in [`GROUPS`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum G {
+    Wallet1,
+    Wallet2,
+    Cardnet,
+}
+
 /// Every string of the profile: its group, its JavaScript name, what it
 /// must look like, and its default. One table serves the defaults, the
 /// merge and `defaultProfile()`.
-pub(super) const FIELDS: [(&str, &str, Kind, F, &str); 20] = [
-    ("wallet1", "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
-    ("wallet1", "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
-    ("wallet1", "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
-    ("wallet1", "uaToken", Kind::Token, F::W1UaToken, "Wallet1Client"),
-    ("wallet1", "miniProgramGlobal", Kind::Ident, F::W1MiniProgramGlobal, "wallet1"),
-    ("wallet1", "authUrl", Kind::Url, F::W1AuthUrl, off_path("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm")),
-    ("wallet1", "tokenUrl", Kind::Url, F::W1TokenUrl, off_path("https://openapi.wallet1.example/gateway.do")),
-    ("wallet1", "tokenMethod", Kind::Token, F::W1TokenMethod, off_path("wallet1.system.oauth.token")),
-    ("wallet2", "bridge", Kind::Ident, F::W2Bridge, "Wallet2JSBridge"),
-    ("wallet2", "readyEvent", Kind::Token, F::W2ReadyEvent, "Wallet2JSBridgeReady"),
-    ("wallet2", "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
-    ("wallet2", "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
-    ("wallet2", "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
+pub(super) const FIELDS: [(G, &str, Kind, F, &str); 20] = [
+    (G::Wallet1, "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
+    (G::Wallet1, "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
+    (G::Wallet1, "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
+    (G::Wallet1, "uaToken", Kind::Token, F::W1UaToken, "Wallet1Client"),
+    (G::Wallet1, "miniProgramGlobal", Kind::Ident, F::W1MiniProgramGlobal, "wallet1"),
+    (G::Wallet1, "authUrl", Kind::Url, F::W1AuthUrl, off_path("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm")),
+    (G::Wallet1, "tokenUrl", Kind::Url, F::W1TokenUrl, off_path("https://openapi.wallet1.example/gateway.do")),
+    (G::Wallet1, "tokenMethod", Kind::Token, F::W1TokenMethod, off_path("wallet1.system.oauth.token")),
+    (G::Wallet2, "bridge", Kind::Ident, F::W2Bridge, "Wallet2JSBridge"),
+    (G::Wallet2, "readyEvent", Kind::Token, F::W2ReadyEvent, "Wallet2JSBridgeReady"),
+    (G::Wallet2, "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
+    (G::Wallet2, "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
+    (G::Wallet2, "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
     // Read by the mini-program module's ready() before any module is
     // loaded, so its value is also written in www/lib/miniprogram.js
     // (WASM_GLOBAL); tests/node/miniprogram.test.mjs keeps the two equal.
-    ("wallet2", "webAssemblyGlobal", Kind::Ident, F::W2WebAssemblyGlobal, off_path("Wallet2WebAssembly")),
-    ("wallet2", "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
-    ("wallet2", "redirectFragment", Kind::Fragment, F::W2RedirectFragment, off_path("#wallet2_redirect")),
-    ("wallet2", "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
-    ("wallet2", "sessionUrl", Kind::Url, F::W2SessionUrl, off_path("https://api.wallet2.example/sns/jscode2session")),
-    ("wallet2", "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, off_path("gh_")),
-    ("cardnet", "authUrl", Kind::Url, F::CardnetAuthUrl, off_path("https://open.cardnet.example/oauth/authorize")),
+    (G::Wallet2, "webAssemblyGlobal", Kind::Ident, F::W2WebAssemblyGlobal, off_path("Wallet2WebAssembly")),
+    (G::Wallet2, "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
+    (G::Wallet2, "redirectFragment", Kind::Fragment, F::W2RedirectFragment, off_path("#wallet2_redirect")),
+    (G::Wallet2, "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
+    (G::Wallet2, "sessionUrl", Kind::Url, F::W2SessionUrl, off_path("https://api.wallet2.example/sns/jscode2session")),
+    (G::Wallet2, "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, off_path("gh_")),
+    (G::Cardnet, "authUrl", Kind::Url, F::CardnetAuthUrl, off_path("https://open.cardnet.example/oauth/authorize")),
 ];
 
 /// wallet1's public trade-pay result codes: `4` is a refused permission

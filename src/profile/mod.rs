@@ -5,7 +5,7 @@
 //! defaults use the service document's neutral names; a page sets the real
 //! ones with `options.profile`, deep-merged over [`Profile::default`].
 
-use crate::error::{cat, words, Code, PayError, Result};
+use crate::error::{bad_option as bad, cat, words, PayError, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::payment::Channel;
@@ -16,7 +16,7 @@ use crate::status::Status;
 mod check;
 mod defaults;
 use check::{valid, Kind};
-use defaults::{F, FIELDS};
+use defaults::{F, FIELDS, G, GROUPS};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Wallet1Profile {
@@ -82,10 +82,6 @@ pub struct Profile {
     pub channel_aliases: Vec<(String, Channel)>,
 }
 
-fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
-}
-
 fn join(prefix: &str, key: &str) -> String {
     cat!(prefix, ".", key)
 }
@@ -138,22 +134,23 @@ impl Profile {
                 continue;
             }
             let gf = join(at, group);
-            match group.as_str() {
-                "wallet1" | "wallet2" | "cardnet" => {
-                    for (k, v) in members(g, &gf)? {
-                        if v.is_null() {
-                            continue;
-                        }
-                        let f = join(&gf, k);
-                        if group == "wallet1" && k == "resultCodes" {
-                            self.merge_result_codes(v, &f)?;
-                        } else if let Some((_, _, kind, slot, _)) = FIELDS.iter().find(|(gr, key, ..)| gr == group && key == k) {
-                            set_str(self.slot(*slot), v, *kind, &f, insecure_loopback)?;
-                        } else {
-                            return Err(unknown(&f));
-                        }
+            if let Some(gi) = GROUPS.iter().position(|name| name == group) {
+                for (k, v) in members(g, &gf)? {
+                    if v.is_null() {
+                        continue;
+                    }
+                    let f = join(&gf, k);
+                    if gi == G::Wallet1 as usize && k == "resultCodes" {
+                        self.merge_result_codes(v, &f)?;
+                    } else if let Some(&(_, _, kind, slot, _)) = FIELDS.iter().find(|(gr, key, ..)| *gr as usize == gi && key == k) {
+                        set_str(self.slot(slot), v, kind, &f, insecure_loopback)?;
+                    } else {
+                        return Err(unknown(&f));
                     }
                 }
+                continue;
+            }
+            match group.as_str() {
                 "mobileTokens" => {
                     let Json::Arr(items) = g else {
                         return Err(bad(&gf, "must be an array of strings"));
@@ -269,7 +266,7 @@ impl Profile {
         let group = |p: &mut Profile, name: &str| -> Json {
             let mut m: Vec<(String, Json)> = Vec::new();
             for &(g, key, _, f, _) in FIELDS.iter() {
-                if g == name {
+                if GROUPS[g as usize] == name {
                     Json::put(&mut m, key, Json::Str(p.slot(f).clone()));
                 }
             }

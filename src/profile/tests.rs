@@ -1,6 +1,7 @@
 //! Unit tests of the profile: defaults, the deep merge and what it refuses.
 
 use super::*;
+use crate::error::Code;
 use crate::json::parse;
 
 fn patch(t: &str) -> Result<Profile> {
@@ -53,4 +54,16 @@ fn refuses_bad_fields_by_name() {
         assert!(e.message.starts_with(field), "{}", e.message);
     }
     assert_eq!(Profile::from_patch(Some(&Json::Num(3.0))).unwrap_err().field.as_deref(), Some("profile"));
+}
+
+#[test]
+fn an_app_scheme_is_none_that_loads_or_runs_content() {
+    for s in ["javascript", "data", "vbscript", "file", "blob", "about", "filesystem", "http", "https", "ws", "wss"] {
+        let e = patch(&cat!(r#"{"wallet1":{"scheme":""#, s, r#""}}"#)).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("profile.wallet1.scheme"), "{s}");
+        assert_eq!(e.message, "profile.wallet1.scheme must be an app scheme, not one that loads or runs content", "{s}");
+    }
+    for s in ["mywallet", "wallet9", "wss2", "httpx", "a+b.c-d"] {
+        assert_eq!(patch(&cat!(r#"{"wallet1":{"scheme":""#, s, r#""}}"#)).unwrap().wallet1.scheme, s);
+    }
 }

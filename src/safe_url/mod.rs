@@ -17,7 +17,7 @@
 //! core's port, [`crate::platform`]), else by the crate's punycode rule
 //! (`punycode.rs`).
 
-use crate::error::{why, words, Code, PayError, Result};
+use crate::error::{bad_option, why, words, Code, PayError, Result};
 
 use crate::prelude::*;
 
@@ -72,19 +72,19 @@ impl HostRule {
     /// an IPv4 address, or `*.` followed by a host name of two labels or
     /// more.
     pub fn parse(s: &str) -> Option<HostRule> {
-        let lower = s.to_ascii_lowercase();
-        if let Some(rest) = lower.strip_prefix("*.") {
-            // A byte loop, not `contains`: that one call would bring the
-            // standard library's word-at-a-time memchr into the module.
-            if rest.bytes().any(|b| b == b'.') && plain_host(rest) && !is_address(rest) {
-                return Some(HostRule::Suffix(rest.to_string()));
-            }
+        // `*.` is ASCII: the name after it is lowercased once, as an exact
+        // rule's name is.
+        let wildcard = s.strip_prefix("*.");
+        let name = wildcard.unwrap_or(s).to_ascii_lowercase();
+        if !plain_host(&name) {
             return None;
         }
-        if plain_host(&lower) {
-            Some(HostRule::Exact(lower))
-        } else {
-            None
+        match wildcard {
+            None => Some(HostRule::Exact(name)),
+            // A byte loop, not `contains`: that one call would bring the
+            // standard library's word-at-a-time memchr into the module.
+            Some(_) if name.bytes().any(|b| b == b'.') && !is_address(&name) => Some(HostRule::Suffix(name)),
+            Some(_) => None,
         }
     }
 
@@ -107,24 +107,17 @@ fn is_address(host: &str) -> bool {
     host.as_bytes().first() == Some(&b'[') || is_ipv4(host)
 }
 
-fn unsafe_url(field: &str, why: &str) -> PayError {
-    PayError::field(Code::UnsafeUrl, field, words!(field, " is not a safe URL to open: ", why))
-}
-
 /// Checks `url` (the value of input `field`) against the strict rules and
-/// `policy`.
+/// `policy`. One refusal, its reason picked where it is written.
 pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
-    let host = check_shape(url, policy.insecure_loopback).map_err(|why| unsafe_url(field, why))?;
-    if let Some(rules) = &policy.allowed_hosts {
-        if !rules.iter().any(|r| r.matches(&host)) {
-            return Err(PayError::field(
-                Code::UnsafeUrl,
-                field,
-                words!(field, " points at host ", &host, ", which is not in allowedHosts"),
-            ));
-        }
-    }
-    Ok(SafeUrl { url: url.to_string(), host })
+    // Any host when there is no `allowedHosts`, else one a rule matches.
+    let allowed = |host: &str| policy.allowed_hosts.as_ref().is_none_or(|rules| rules.iter().any(|r| r.matches(host)));
+    let why = match check_shape(url, policy.insecure_loopback) {
+        Ok(host) if allowed(&host) => return Ok(SafeUrl { url: url.to_string(), host }),
+        Ok(host) => words!(field, " points at host ", &host, ", which is not in allowedHosts"),
+        Err(why) => words!(field, " is not a safe URL to open: ", why),
+    };
+    Err(PayError::field(Code::UnsafeUrl, field, why))
 }
 
 /// The shape check alone; returns the lowercased host or why it failed.
@@ -149,37 +142,47 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
             return Err(why!("it contains a quote or angle bracket"));
         }
     }
-    let (rest, http) = if let Some(r) = strip_prefix_ci(url, "https://") {
-        (r, false)
-    } else if let Some(r) = strip_prefix_ci(url, "http://") {
-        (r, true)
-    } else if url.starts_with("//") {
+    // Bytes from here on: the URL is printable ASCII by now, so the parts
+    // are cut as bytes (no character boundaries to check) and no cut here
+    // can panic.
+    let b = url.as_bytes();
+    let (start, http) = if starts_with_ci(b, b"https://") {
+        (8, false)
+    } else if starts_with_ci(b, b"http://") {
+        (7, true)
+    } else if b.starts_with(b"//") {
         return Err(why!("it is scheme-relative; an absolute https URL is needed"));
     } else {
         return Err(why!("it is not an https URL"));
     };
-    // Byte positions and `get` rather than `str` slicing: the URL is ASCII
-    // by now, and no slicing here can panic.
-    let end = rest.bytes().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len());
-    let authority = rest.get(..end).unwrap_or("");
-    let tail = rest.get(end..).unwrap_or("");
-    if authority.bytes().any(|b| b == b'@') {
+    let rest = b.get(start..).unwrap_or_default();
+    let end = rest.iter().position(|c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(rest.len());
+    let (authority, tail) = rest.split_at_checked(end).unwrap_or_default();
+    // A byte loop, not `contains`, which would bring the standard
+    // library's word-at-a-time memchr into the module.
+    #[allow(clippy::manual_contains)]
+    let user_info = authority.iter().any(|&c| c == b'@');
+    if user_info {
         return Err(why!("it carries user info (an @ before the host)"));
     }
-    let (host, port) = match authority.bytes().rposition(|b| b == b':') {
-        Some(i) => (authority.get(..i).unwrap_or(""), Some(authority.get(i + 1..).unwrap_or(""))),
-        None => (authority, None),
+    let (host_len, port) = match authority.iter().rposition(|&c| c == b':') {
+        Some(i) => (i, authority.get(i + 1..)),
+        None => (end, None),
     };
     if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) || p.as_bytes().first() == Some(&b'0') {
+        if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) || p.first() == Some(&b'0') {
             return Err(why!("its port is not a number from 1 to 65535"));
         }
-        let n: u32 = p.bytes().fold(0, |n, b| n * 10 + (b - b'0') as u32);
+        let n: u32 = p.iter().fold(0, |n, c| n * 10 + (c - b'0') as u32);
         if n > 65535 {
             return Err(why!("its port is not a number from 1 to 65535"));
         }
     }
-    let host = host.to_ascii_lowercase();
+    // The host, lowercased as it is copied.
+    let mut host = String::with_capacity(host_len);
+    for &c in authority.get(..host_len).unwrap_or_default() {
+        crate::encode::push_ascii(&mut host, c.to_ascii_lowercase());
+    }
     if !plain_host(&host) {
         return Err(why!("its host is not a plain host name or IPv4 address"));
     }
@@ -194,11 +197,8 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     Ok(host)
 }
 
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    match (s.as_bytes().get(..prefix.len()), s.get(prefix.len()..)) {
-        (Some(head), Some(rest)) if head.eq_ignore_ascii_case(prefix.as_bytes()) => Some(rest),
-        _ => None,
-    }
+fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
+    s.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
 }
 
 /// A lowercase host: a registered name or a canonical dotted-decimal IPv4.
@@ -264,8 +264,7 @@ fn is_ipv4(h: &str) -> bool {
 
 /// Path, query and fragment: printable ASCII (already checked) with
 /// well-formed percent escapes.
-fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
-    let b = tail.as_bytes();
+fn check_tail(b: &[u8]) -> core::result::Result<(), &'static str> {
     let mut i = 0;
     while i < b.len() {
         if b[i] == b'%' {
@@ -281,47 +280,49 @@ fn check_tail(tail: &str) -> core::result::Result<(), &'static str> {
 }
 
 /// Reads the `allowedHosts` option: an array of strings, each a rule
-/// ([`parse_allowed_hosts`]); anything else is `invalid_options` naming
-/// `allowedHosts` or the item at fault.
+/// ([`HostRule::parse`]); anything else is `invalid_options` naming
+/// `allowedHosts` or the item at fault. Every item must be a string
+/// before any is read as a host: the first that is not one is refused
+/// first.
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     use crate::json::Json;
     let Json::Arr(items) = v else {
-        return Err(PayError::field(Code::InvalidOptions, "allowedHosts", words!("allowedHosts must be an array of host names")));
+        return Err(bad_option("allowedHosts", "must be an array of host names"));
     };
-    let mut names = Vec::with_capacity(items.len());
-    for (i, it) in items.iter().enumerate() {
-        match it {
-            Json::Str(s) => names.push(s.clone()),
-            _ => {
-                let mut f = String::from("allowedHosts[");
-                crate::error::push_u64(&mut f, i as u64);
-                f.push(']');
-                let m = words!(&f, " must be a string");
-                return Err(PayError::field(Code::InvalidOptions, &f, m));
-            }
-        }
+    if let Some(i) = items.iter().position(|it| it.as_str().is_none()) {
+        return Err(bad_option(&item("allowedHosts", i), "must be a string"));
     }
-    parse_allowed_hosts(&names, "allowedHosts")
+    let mut rules = Vec::with_capacity(items.len());
+    for (i, it) in items.iter().enumerate() {
+        rules.push(rule(it.as_str().unwrap_or(""), "allowedHosts", i)?);
+    }
+    Ok(rules)
 }
 
 /// Parses `allowedHosts` (already known to be a list of strings).
 pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
     let mut rules = Vec::with_capacity(items.len());
     for (i, s) in items.iter().enumerate() {
-        match HostRule::parse(s) {
-            Some(r) => rules.push(r),
-            None => {
-                let mut f = String::from(field);
-                f.push('[');
-                crate::error::push_u64(&mut f, i as u64);
-                f.push(']');
-                let msg =
-                    words!(&f, " is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
-                return Err(PayError::field(Code::InvalidOptions, &f, msg));
-            }
-        }
+        rules.push(rule(s, field, i)?);
     }
     Ok(rules)
+}
+
+/// Item `i` of the list `field` as a rule, or the error that names it.
+fn rule(s: &str, field: &str, i: usize) -> Result<HostRule> {
+    HostRule::parse(s).ok_or_else(|| {
+        let why = words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
+        bad_option(&item(field, i), &why)
+    })
+}
+
+/// `field[i]`: the name of item `i` of a list.
+fn item(field: &str, i: usize) -> String {
+    let mut f = String::from(field);
+    f.push('[');
+    crate::error::push_u64(&mut f, i as u64);
+    f.push(']');
+    f
 }
 
 /// The first 80 bytes of an input, cut on a character boundary, for quoting

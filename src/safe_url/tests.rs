@@ -14,6 +14,8 @@ fn accepts_plain_https() {
         "https://pay.example.com/",
         "HTTPS://Pay.Example.com/a/b?x=1&y=%E4%B8%AD#frag",
         "https://pay.example.com:8443/cashier?token=a+b=c&d=%2F",
+        "https://pay.example.com:1/",
+        "https://pay.example.com:65535/",
         "https://1.2.3.4/x",
         "https://xn--fiqs8s.example/x",
         "https://a-b.c/?q={x}|^",
@@ -62,6 +64,11 @@ fn refuses_tricks() {
         "https://pay.example.com:0/",
         "https://pay.example.com:/",
         "https://pay.example.com:65536/",
+        "https://pay.example.com:99999/",
+        "https://pay.example.com:123456/",
+        "https://pay.example.com:08443/",
+        "https://pay.example.com:+443/",
+        "https://pay.example.com:4a/",
         "https://pay.example.com/%zz",
         "https://pay.example.com/%4",
         "https://pay.example.com/\"onload=",
@@ -116,4 +123,22 @@ fn loopback_only_when_asked() {
     assert!(check("http://localhost:8080/cashier", &p, "u").is_ok());
     assert!(check("http://evil.example/", &p, "u").is_err());
     assert!(check("http://127.0.0.1:8080/", &UrlPolicy::default(), "u").is_err());
+}
+
+#[test]
+fn allowed_hosts_refuses_a_non_string_before_a_bad_host() {
+    let read = |t: &str| allowed_hosts_from_json(&crate::json::parse(t, Code::InvalidOptions, "allowedHosts").unwrap());
+    let e = read(r#"["bad host", "ok.example", 7]"#).unwrap_err();
+    assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("allowedHosts[2]")));
+    assert_eq!(e.message, "allowedHosts[2] must be a string");
+    let e = read(r#"["ok.example", "bad host"]"#).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("allowedHosts[1]"));
+    assert_eq!(
+        e.message,
+        "allowedHosts[1] is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: bad host"
+    );
+    assert_eq!(
+        read(r#"["A.example", "*.b.example"]"#).unwrap(),
+        [HostRule::Exact("a.example".into()), HostRule::Suffix("b.example".into())]
+    );
 }
