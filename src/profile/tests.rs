@@ -17,7 +17,7 @@ fn defaults_round_trip_through_merge() {
 #[test]
 fn deep_merge_keeps_siblings() {
     let p = patch(
-        r#"{"wallet1":{"bridge":"MyBridge","resultCodes":{"7000":"pending","6001":"failed"}},"channelAliases":{"alipay_qr":"wallet1"}}"#,
+        r#"{"wallet1":{"bridge":"MyBridge","resultCodes":{"7000":"pending","6001":"failed"}},"channelAliases":{"wallet1_qr":"wallet1"}}"#,
     )
     .unwrap();
     assert_eq!(p.wallet1.bridge, "MyBridge");
@@ -26,7 +26,7 @@ fn deep_merge_keeps_siblings() {
     assert_eq!(p.wallet1_status("6001"), Status::Failed);
     assert_eq!(p.wallet1_status("9000"), Status::Succeeded);
     assert_eq!(p.wallet1_status("1234"), Status::Failed);
-    assert_eq!(p.resolve_channel("alipay_qr"), Some(Channel::Wallet1));
+    assert_eq!(p.resolve_channel("wallet1_qr"), Some(Channel::Wallet1));
     assert_eq!(p.resolve_channel("wallet2_pub"), Some(Channel::Wallet2Pub));
     assert_eq!(p.resolve_channel("nope"), None);
 }

@@ -477,8 +477,8 @@ test("cardnetPay orders with a fresh code and goes to the checked pay_url", asyn
     // The payment may come as JSON text, synchronously, under an alias.
     const again = await pb.cardnetPay(cbUrl, {
       now: NOW,
-      order: () => JSON.stringify({ ...cardnetPayment(), pay_channel: "unionpay_h5" }),
-      profile: { channelAliases: { unionpay_h5: "cardnet" } },
+      order: () => JSON.stringify({ ...cardnetPayment(), pay_channel: "cardnet_h5" }),
+      profile: { channelAliases: { cardnet_h5: "cardnet" } },
     });
     assert.equal(again.status, "redirected");
     assert.deepEqual(went, [CASHIER, CASHIER]);
