@@ -201,7 +201,7 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         Cmd::Done(r) => (Op::Resolve, with_raw(r), s(EventType::RESULT.as_str()), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
-                Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
+                Some(t) => from_thrown(e, t),
                 None => err(e),
             };
             if let Some(r) = result {
