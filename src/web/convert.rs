@@ -136,48 +136,60 @@ impl Walk {
                 _ => Json::Null,
             }),
             kind::STRING => Ok(Json::Str(self.text(v.unchecked_ref())?)),
-            kind::OBJECT if is_array(v).map_err(|_| why!("is an object that cannot be read"))? => {
-                // `length` read as any member is (a Proxy's `get` trap may throw).
-                let len = get(v, "length");
-                if kind(&len) != kind::NUMBER {
-                    return Err(why!("has a length that cannot be read"));
-                }
-                let len = num(&len);
-                if len > MAX_NODES as f64 {
-                    return Err(why!("holds more than 20000 values"));
-                }
-                let len = len as u32;
-                let a: &Array = v.unchecked_ref();
-                // No room reserved ahead: what is kept is what was counted.
-                let mut out = Vec::new();
-                for i in 0..len {
-                    let item = Reflect::get_u32(a, i).map_err(|_| why!("has an element that cannot be read"))?;
-                    out.push(self.value(&item, depth + 1)?);
-                }
-                Ok(Json::Arr(out))
-            }
             kind::OBJECT => {
-                let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
-                let n = len(&keys);
-                if n > MAX_NODES as u32 {
-                    return Err(why!("holds more than 20000 values"));
-                }
-                let mut out = Vec::new();
+                // An array's elements by index, an object's own keys, each
+                // member read by one call (a Proxy's `get` trap may throw).
+                let list = is_array(v).map_err(|_| why!("is an object that cannot be read"))?;
+                let (keys, n) = if list {
+                    // `length` read as any member is.
+                    let len = get(v, "length");
+                    if kind(&len) != kind::NUMBER {
+                        return Err(why!("has a length that cannot be read"));
+                    }
+                    let len = num(&len);
+                    if len > MAX_NODES as f64 {
+                        return Err(why!("holds more than 20000 values"));
+                    }
+                    (None, len as u32)
+                } else {
+                    let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
+                    let n = len(&keys);
+                    if n > MAX_NODES as u32 {
+                        return Err(why!("holds more than 20000 values"));
+                    }
+                    (Some(keys), n)
+                };
+                // No room reserved ahead: what is kept is what was counted.
+                let mut items = Vec::new();
+                let mut members = Vec::new();
                 for i in 0..n {
-                    let k = keys.get(i);
-                    if depth == 0 && !self.skip.is_empty() && k.text().as_deref() == Some(self.skip) {
+                    let k = match &keys {
+                        Some(keys) => keys.get(i),
+                        None => JsValue::from_f64(i as f64),
+                    };
+                    if depth == 0 && !list && !self.skip.is_empty() && k.text().as_deref() == Some(self.skip) {
                         continue;
                     }
-                    let item = Reflect::get(v, &k).map_err(|_| why!("has a member that cannot be read"))?;
+                    let item = Reflect::get(v, &k).map_err(|_| {
+                        if list {
+                            why!("has an element that cannot be read")
+                        } else {
+                            why!("has a member that cannot be read")
+                        }
+                    })?;
                     let ik = kind(&item);
+                    if list {
+                        items.push(self.value_of(&item, ik, depth + 1)?);
+                        continue;
+                    }
                     // Left out, as JSON leaves them out.
                     if matches!(ik, kind::UNDEFINED | kind::FUNCTION | kind::SYMBOL) {
                         continue;
                     }
                     let name = self.text(k.unchecked_ref())?;
-                    out.push((name, self.value_of(&item, ik, depth + 1)?));
+                    members.push((name, self.value_of(&item, ik, depth + 1)?));
                 }
-                Ok(Json::Obj(out))
+                Ok(if list { Json::Arr(items) } else { Json::Obj(members) })
             }
             _ => Err(why!("holds a value JSON cannot carry (a BigInt?)")),
         }
