@@ -52,37 +52,37 @@ const MAX_TEXT: usize = 2 << 20;
 struct Walk {
     nodes: usize,
     text: usize,
-    /// A member of the top-level object left unread (`api` of the options:
+    /// Whether the top-level object's `api` is left unread (the options:
     /// the runtime's own object, not data).
-    skip: &'static str,
+    options: bool,
 }
 
 /// Reads `v` as a [`Json`]; `code` and `what` name the input in errors.
 pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
-    walk(v, code, what, "")
+    walk(v, code, what, false)
 }
 
-fn walk(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Json, PayError> {
-    let mut w = Walk { nodes: 0, text: 0, skip };
+fn walk(v: &JsValue, code: Code, what: &str, options: bool) -> Result<Json, PayError> {
+    let mut w = Walk { nodes: 0, text: 0, options };
     w.value(v, 0).map_err(|why| PayError::field(code, what, words!(what, " ", why)))
 }
 
 /// The options of a payment: like [`from_js_opt`], leaving `api` (the
 /// mini-program's global API object, which the edge reads) unread.
 pub fn options_from_js(v: &JsValue) -> Result<Option<Json>, PayError> {
-    walk_opt(v, Code::InvalidOptions, "options", "api")
+    walk_opt(v, Code::InvalidOptions, "options", true)
 }
 
 /// Like [`from_js`], with `undefined` read as `None`.
 pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, PayError> {
-    walk_opt(v, code, what, "")
+    walk_opt(v, code, what, false)
 }
 
-fn walk_opt(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Option<Json>, PayError> {
+fn walk_opt(v: &JsValue, code: Code, what: &str, options: bool) -> Result<Option<Json>, PayError> {
     if kind(v) == kind::UNDEFINED {
         Ok(None)
     } else {
-        walk(v, code, what, skip).map(Some)
+        walk(v, code, what, options).map(Some)
     }
 }
 
@@ -167,7 +167,7 @@ impl Walk {
                         Some(keys) => keys.get(i),
                         None => JsValue::from_f64(i as f64),
                     };
-                    if depth == 0 && !list && !self.skip.is_empty() && k.text().as_deref() == Some(self.skip) {
+                    if depth == 0 && self.options && !list && k.text().as_deref() == Some("api") {
                         continue;
                     }
                     let item = Reflect::get(v, &k).map_err(|_| {
