@@ -146,19 +146,16 @@ impl Walk {
                     if kind(&len) != kind::NUMBER {
                         return Err(why!("has a length that cannot be read"));
                     }
-                    let len = num(&len);
-                    if len > MAX_NODES as f64 {
-                        return Err(why!("holds more than 20000 values"));
-                    }
-                    (None, len as u32)
+                    // Saturating: a length past `u32::MAX` is past the limit too.
+                    (None, num(&len) as u32)
                 } else {
                     let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
                     let n = len(&keys);
-                    if n > MAX_NODES as u32 {
-                        return Err(why!("holds more than 20000 values"));
-                    }
                     (Some(keys), n)
                 };
+                if n > MAX_NODES as u32 {
+                    return Err(why!("holds more than 20000 values"));
+                }
                 // No room reserved ahead: what is kept is what was counted.
                 let mut items = Vec::new();
                 let mut members = Vec::new();
