@@ -52,37 +52,37 @@ const MAX_TEXT: usize = 2 << 20;
 struct Walk {
     nodes: usize,
     text: usize,
-    /// A member of the top-level object left unread (`api` of the options:
+    /// Whether the top-level object's `api` is left unread (the options:
     /// the runtime's own object, not data).
-    skip: &'static str,
+    options: bool,
 }
 
 /// Reads `v` as a [`Json`]; `code` and `what` name the input in errors.
 pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
-    walk(v, code, what, "")
+    walk(v, code, what, false)
 }
 
-fn walk(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Json, PayError> {
-    let mut w = Walk { nodes: 0, text: 0, skip };
+fn walk(v: &JsValue, code: Code, what: &str, options: bool) -> Result<Json, PayError> {
+    let mut w = Walk { nodes: 0, text: 0, options };
     w.value(v, 0).map_err(|why| PayError::field(code, what, words!(what, " ", why)))
 }
 
 /// The options of a payment: like [`from_js_opt`], leaving `api` (the
 /// mini-program's global API object, which the edge reads) unread.
 pub fn options_from_js(v: &JsValue) -> Result<Option<Json>, PayError> {
-    walk_opt(v, Code::InvalidOptions, "options", "api")
+    walk_opt(v, Code::InvalidOptions, "options", true)
 }
 
 /// Like [`from_js`], with `undefined` read as `None`.
 pub fn from_js_opt(v: &JsValue, code: Code, what: &str) -> Result<Option<Json>, PayError> {
-    walk_opt(v, code, what, "")
+    walk_opt(v, code, what, false)
 }
 
-fn walk_opt(v: &JsValue, code: Code, what: &str, skip: &'static str) -> Result<Option<Json>, PayError> {
+fn walk_opt(v: &JsValue, code: Code, what: &str, options: bool) -> Result<Option<Json>, PayError> {
     if kind(v) == kind::UNDEFINED {
         Ok(None)
     } else {
-        walk(v, code, what, skip).map(Some)
+        walk(v, code, what, options).map(Some)
     }
 }
 
@@ -136,48 +136,57 @@ impl Walk {
                 _ => Json::Null,
             }),
             kind::STRING => Ok(Json::Str(self.text(v.unchecked_ref())?)),
-            kind::OBJECT if is_array(v).map_err(|_| why!("is an object that cannot be read"))? => {
-                // `length` read as any member is (a Proxy's `get` trap may throw).
-                let len = get(v, "length");
-                if kind(&len) != kind::NUMBER {
-                    return Err(why!("has a length that cannot be read"));
-                }
-                let len = num(&len);
-                if len > MAX_NODES as f64 {
-                    return Err(why!("holds more than 20000 values"));
-                }
-                let len = len as u32;
-                let a: &Array = v.unchecked_ref();
-                // No room reserved ahead: what is kept is what was counted.
-                let mut out = Vec::new();
-                for i in 0..len {
-                    let item = Reflect::get_u32(a, i).map_err(|_| why!("has an element that cannot be read"))?;
-                    out.push(self.value(&item, depth + 1)?);
-                }
-                Ok(Json::Arr(out))
-            }
             kind::OBJECT => {
-                let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
-                let n = len(&keys);
+                // An array's elements by index, an object's own keys, each
+                // member read by one call (a Proxy's `get` trap may throw).
+                let list = is_array(v).map_err(|_| why!("is an object that cannot be read"))?;
+                let (keys, n) = if list {
+                    // `length` read as any member is.
+                    let len = get(v, "length");
+                    if kind(&len) != kind::NUMBER {
+                        return Err(why!("has a length that cannot be read"));
+                    }
+                    // Saturating: a length past `u32::MAX` is past the limit too.
+                    (None, num(&len) as u32)
+                } else {
+                    let keys = object_keys(v).map_err(|_| why!("is an object whose members cannot be listed"))?;
+                    let n = len(&keys);
+                    (Some(keys), n)
+                };
                 if n > MAX_NODES as u32 {
                     return Err(why!("holds more than 20000 values"));
                 }
-                let mut out = Vec::new();
+                // No room reserved ahead: what is kept is what was counted.
+                let mut items = Vec::new();
+                let mut members = Vec::new();
                 for i in 0..n {
-                    let k = keys.get(i);
-                    if depth == 0 && !self.skip.is_empty() && k.text().as_deref() == Some(self.skip) {
+                    let k = match &keys {
+                        Some(keys) => keys.get(i),
+                        None => JsValue::from_f64(i as f64),
+                    };
+                    if depth == 0 && self.options && !list && k.text().as_deref() == Some("api") {
                         continue;
                     }
-                    let item = Reflect::get(v, &k).map_err(|_| why!("has a member that cannot be read"))?;
+                    let item = Reflect::get(v, &k).map_err(|_| {
+                        if list {
+                            why!("has an element that cannot be read")
+                        } else {
+                            why!("has a member that cannot be read")
+                        }
+                    })?;
                     let ik = kind(&item);
+                    if list {
+                        items.push(self.value_of(&item, ik, depth + 1)?);
+                        continue;
+                    }
                     // Left out, as JSON leaves them out.
                     if matches!(ik, kind::UNDEFINED | kind::FUNCTION | kind::SYMBOL) {
                         continue;
                     }
                     let name = self.text(k.unchecked_ref())?;
-                    out.push((name, self.value_of(&item, ik, depth + 1)?));
+                    members.push((name, self.value_of(&item, ik, depth + 1)?));
                 }
-                Ok(Json::Obj(out))
+                Ok(if list { Json::Arr(items) } else { Json::Obj(members) })
             }
             _ => Err(why!("holds a value JSON cannot carry (a BigInt?)")),
         }

@@ -10,8 +10,7 @@
 
 use super::env::Text;
 use super::local::Local;
-use crate::error::{Code, PayError};
-use crate::prelude::*;
+use crate::error::PayError;
 use core::cell::OnceCell;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
@@ -48,13 +47,21 @@ pub fn shared() -> Option<JsValue> {
 const RICH: bool = cfg!(feature = "web-extra");
 
 /// The JavaScript error for `e`.
+#[inline(never)]
 pub fn to_js(e: &PayError) -> JsValue {
-    to_js_with_cause(e, &JsValue::UNDEFINED)
+    build(e, &e.message, &JsValue::UNDEFINED)
 }
 
 /// The JavaScript error for `e`, keeping `cause` (an error thrown by a
 /// bridge or a hook) as its `cause`.
+#[inline(always)]
 pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
+    build(e, &e.message, cause)
+}
+
+/// The JavaScript error for `e`, its message `message`.
+#[inline(never)]
+fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
     let field = e.field.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     let details = if !RICH || e.details.is_empty() {
         JsValue::UNDEFINED
@@ -69,7 +76,7 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
         }
         a.into()
     };
-    let msg = JsValue::from_str(&e.message);
+    let msg = JsValue::from_str(message);
     let code = JsValue::from_str(e.code.as_str());
     let built = CLASS.with(|c| {
         c.get().and_then(|class| {
@@ -89,7 +96,7 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     if !RICH {
         return msg;
     }
-    let err: JsValue = js_sys::Error::new(&e.message).into();
+    let err: JsValue = js_sys::Error::new(message).into();
     let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     for &(k, v) in [
         ("name", &JsValue::from_str("PayError")),
@@ -108,16 +115,15 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     err
 }
 
-/// A `PayError` of `code` whose message is `what` followed by the thrown
+/// The JavaScript error for `e` (a failure caused by a thrown value:
+/// neither `details` nor a `respCode`), its message followed by the thrown
 /// value's own message, keeping the thrown value as the cause.
-pub fn from_thrown(code: Code, field: Option<&str>, what: &str, thrown: &JsValue) -> JsValue {
+pub fn from_thrown(e: &PayError, thrown: &JsValue) -> JsValue {
     let detail = super::env::get(thrown, "message").text().or_else(|| thrown.text()).unwrap_or_default();
-    let mut msg = String::from(what);
+    let mut msg = e.message.clone();
     if !detail.is_empty() {
         msg.push_str(": ");
         msg.push_str(crate::safe_url::clip(&detail));
     }
-    let mut e = PayError::new(code, msg);
-    e.field = field.map(str::to_string);
-    to_js_with_cause(&e, thrown)
+    build(e, &msg, thrown)
 }

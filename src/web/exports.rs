@@ -55,20 +55,21 @@ pub fn runtime_for(opts: &Options, options: &JsValue) -> Runtime {
     opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, None, &env::get(options, "api")), &opts.profile))
 }
 
-/// Plans a payment: decode, then the pure planner.
-pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Payment, Options, Runtime, Plan), PayError> {
+/// Plans a payment: decode, then the pure planner (the plan carries what
+/// the run needs of the payment).
+pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Options, Runtime, Plan), PayError> {
     let opts = options_from(options)?;
     let payment = payment_from(payment)?;
     let runtime = runtime_for(&opts, options);
     let p = plan(&payment, &opts, runtime)?;
-    Ok((payment, opts, runtime, p))
+    Ok((opts, runtime, p))
 }
 
 /// `planAction(payment, options?) -> Action`.
 #[cfg(feature = "web-tools")]
 #[wasm_bindgen(js_name = planAction, skip_typescript)]
 pub fn plan_action(payment: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
-    plan_js(&payment, &options).map(|(_, _, _, p)| to_js(&p.to_json())).map_err(|e| err(&e))
+    plan_js(&payment, &options).map(|(_, _, p)| to_js(&p.to_json())).map_err(|e| err(&e))
 }
 
 /// `__explain(payment, options, error) -> PayError`: the words of an input

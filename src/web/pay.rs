@@ -52,7 +52,7 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
                 crate::bump::heap::reset();
             }
             match super::exports::plan_js(&payment, &options) {
-                Ok((_, opts, runtime, plan)) => {
+                Ok((opts, runtime, plan)) => {
                     let confirm = env::method(&options, "confirm").is_some();
                     let id = number(out);
                     let run = Run::start_into(plan, opts, runtime, confirm, &Page(&options), &mut Encode(out, &payment, &options));
@@ -66,7 +66,7 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
     let _ = idle;
     // Run 0, kept nowhere: nothing started.
     out.push(&JsValue::from_f64(0.0));
-    out.push(&command(&end, &payment, &options));
+    out.push(&command(end, &payment, &options));
     None
 }
 

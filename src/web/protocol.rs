@@ -134,14 +134,13 @@ pub struct Encode<'a>(pub &'a Array, pub &'a JsValue, pub &'a JsValue);
 
 impl Out<JsValue> for Encode<'_> {
     fn push(&mut self, c: Cmd<JsValue>) {
-        self.0.push(&command(&c, self.1, self.2));
+        self.0.push(&command(c, self.1, self.2));
     }
 }
 
-/// One command as the shim performs it. Read by reference, so that the
-/// command is dropped in one place, by its writer, not at every call site
-/// with a drop for every kind of command.
-pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
+/// One command as the shim performs it, its values moved into what the
+/// shim is given (a wallet's value is handed on, not copied).
+pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
     let u = || JsValue::UNDEFINED;
@@ -150,8 +149,8 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         Cmd::Emit(kind, detail) => {
             let detail = match detail {
                 Detail::None => u(),
-                Detail::Json(j) => to_js(j),
-                Detail::Value(v) => v.clone(),
+                Detail::Json(j) => to_js(&j),
+                Detail::Value(v) => v,
             };
             (Op::Emit, s(kind.as_str()), detail, u(), u())
         }
@@ -162,12 +161,12 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
                 #[cfg(feature = "web-extra")]
                 Target::Signal => env::get(options, "signal"),
             };
-            (Op::Listen, n(*t as u32), s(e), target, u())
+            (Op::Listen, n(t as u32), s(&e), target, u())
         }
-        Cmd::Unlisten(t, e) => (Op::Unlisten, n(*t as u32), s(e), u(), u()),
-        Cmd::SetTimer(t, ms) => (Op::SetTimer, n(*t as u32), n(*ms), u(), u()),
-        Cmd::ClearTimer(t) => (Op::ClearTimer, n(*t as u32), u(), u(), u()),
-        Cmd::Navigate(url) => (Op::Navigate, env::global_get("location"), s(url), u(), u()),
+        Cmd::Unlisten(t, e) => (Op::Unlisten, n(t as u32), s(&e), u(), u()),
+        Cmd::SetTimer(t, ms) => (Op::SetTimer, n(t as u32), n(ms), u(), u()),
+        Cmd::ClearTimer(t) => (Op::ClearTimer, n(t as u32), u(), u(), u()),
+        Cmd::Navigate(url) => (Op::Navigate, env::global_get("location"), s(&url), u(), u()),
         Cmd::CallBridge(c) => (Op::CallBridge, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
         // Never made by the browser's payment module (perform::API_CALLS).
         Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
@@ -175,37 +174,37 @@ pub fn command(c: &Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValu
         // Each made by one kind of build (perform::CONFIRM_HERE).
         Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
         Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
-        Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(r), n(*t)),
+        Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(&r), n(t)),
         // The full module's other awaited calls, which its runs write
         // themselves (web/runs.rs).
         #[cfg(feature = "web-extra")]
         Cmd::Await(..) => return JsValue::UNDEFINED,
         #[cfg(feature = "web-extra")]
-        Cmd::Resolve(j) => (Op::Resolve, to_js(j), u(), u(), u()),
+        Cmd::Resolve(j) => (Op::Resolve, to_js(&j), u(), u(), u()),
         #[cfg(feature = "web-extra")]
-        Cmd::Found(name) => (Op::Resolve, env::global_get(name), u(), u(), u()),
-        Cmd::Explain(e) => (Op::Explain, err(e), u(), u(), u()),
+        Cmd::Found(name) => (Op::Resolve, env::global_get(&name), u(), u(), u()),
+        Cmd::Explain(e) => (Op::Explain, err(&e), u(), u(), u()),
         #[cfg(feature = "web-extra")]
-        Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(e, cause), u(), u(), u()),
+        Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(&e, &cause), u(), u(), u()),
         Cmd::Preload => (Op::Preload, u(), u(), u(), u()),
         Cmd::HandOff(r, ms) => {
-            let hint = with_raw(r);
+            let hint = with_raw(&r);
             let e = err(&PayError::field(
                 Code::ConfirmFailed,
                 "confirm",
                 "the confirm hook was not called: the module that calls it did not load",
             ));
             set(&e, "result", &hint);
-            (Op::HandOff, hint, n(*ms), e, u())
+            (Op::HandOff, hint, n(ms), e, u())
         }
-        Cmd::Done(r) => (Op::Resolve, with_raw(r), s(EventType::RESULT.as_str()), u(), u()),
+        Cmd::Done(r) => (Op::Resolve, with_raw(&r), s(EventType::RESULT.as_str()), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
-                Some(t) => from_thrown(e.code, e.field.as_deref(), &e.message, t),
-                None => err(e),
+                Some(t) => from_thrown(&e, &t),
+                None => err(&e),
             };
             if let Some(r) = result {
-                set(&error, "result", &with_raw(r));
+                set(&error, "result", &with_raw(&r));
             }
             (Op::Reject, error, u(), u(), u())
         }

@@ -210,20 +210,29 @@ pub struct Writer<'a> {
 
 impl Out<JsValue> for Writer<'_> {
     fn push(&mut self, c: Cmd<JsValue>) {
+        // A watch's listener on the `signal` option, keyed by its run.
+        let Hooks::Watch(o, _, id) = self.hooks else { return self.push_other(c) };
+        let (op, e) = match c {
+            Cmd::Listen(Target::Signal, e) => (Op::Listen, e),
+            Cmd::Unlisten(Target::Signal, e) => (Op::Unlisten, e),
+            c => return self.push_other(c),
+        };
+        // No `to_string`: it would bring the formatting machinery into the module.
+        let mut key = String::from("signal");
+        crate::error::push_u64(&mut key, id as u64);
+        let s = |x: &str| JsValue::from_str(x);
+        self.out.push(&write(op, &s(&key), &s(&e), &env::get(o, "signal"), &JsValue::UNDEFINED));
+    }
+}
+
+impl Writer<'_> {
+    /// A command other than a listener on the `signal` option.
+    fn push_other(&mut self, c: Cmd<JsValue>) {
         let s = |x: &str| JsValue::from_str(x);
         let u = JsValue::UNDEFINED;
         let options = if let Hooks::Order(o) = self.hooks { o } else { &u };
-        if let (Hooks::Watch(o, _, id), Cmd::Listen(Target::Signal, e) | Cmd::Unlisten(Target::Signal, e)) = (&self.hooks, &c) {
-            let op = if matches!(c, Cmd::Listen(..)) { Op::Listen } else { Op::Unlisten };
-            // No `to_string`: it would bring the formatting machinery into the module.
-            let mut key = String::from("signal");
-            crate::error::push_u64(&mut key, *id as u64);
-            let key = s(&key);
-            self.out.push(&write(op, &key, &s(e), &env::get(o, "signal"), &u));
-            return;
-        }
         let Cmd::Await(token, hook) = c else {
-            self.out.push(&command(&c, &u, options));
+            self.out.push(&command(c, &u, options));
             return;
         };
         let fun = |f: Option<&Function>| f.map_or(JsValue::UNDEFINED, |f| f.into());
