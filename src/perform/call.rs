@@ -40,31 +40,31 @@ impl<V: Clone> Run<V> {
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
         out.push(Cmd::Emit(EventType::WAITING, Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) })));
-        let (bridge, event) = (bridge.to_string(), event.to_string());
         self.phase = Phase::Waiting;
-        let looked = wait::begin(&bridge, &event, self.opts.timeout_ms, w, out);
-        self.waited(looked, &bridge, w, out);
+        let looked = wait::begin(bridge, event, self.opts.timeout_ms, w, out);
+        self.waited(looked, w, out);
     }
 
     /// The ready event fired, or the time-out came: then the last look.
     pub(super) fn look(&mut self, timed_out: bool, w: &impl World, out: &mut impl Out<V>) {
         let (bridge, event) = event_names(&self.opts, self.wallet());
-        let (bridge, event) = (bridge.to_string(), event.to_string());
-        let looked = wait::look(&bridge, &event, timed_out, w, out);
-        self.waited(looked, &bridge, w, out);
+        let looked = wait::look(bridge, event, timed_out, w, out);
+        self.waited(looked, w, out);
     }
 
     #[inline(always)]
-    fn waited(&mut self, looked: Looked, bridge: &str, w: &impl World, out: &mut impl Out<V>) {
-        match looked {
-            Looked::Waiting => {}
-            Looked::Ready => self.ready(w, out),
+    fn waited(&mut self, looked: Looked, w: &impl World, out: &mut impl Out<V>) {
+        let bridge = event_names(&self.opts, self.wallet()).0;
+        let e = match looked {
+            Looked::Waiting => return,
+            Looked::Ready => return self.ready(w, out),
             Looked::TimedOut => {
                 out.push(Cmd::Emit(EventType::TIMEOUT, Detail::None));
-                self.fail(wait::timeout_error(bridge, self.opts.timeout_ms), None, out);
+                wait::timeout_error(bridge, self.opts.timeout_ms)
             }
-            Looked::NoDocument => self.fail(wait::no_document_error(bridge), None, out),
-        }
+            Looked::NoDocument => wait::no_document_error(bridge),
+        };
+        self.fail(e, None, out)
     }
 
     /// The bridge is there: call it.
