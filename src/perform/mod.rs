@@ -244,41 +244,11 @@ impl<V: Clone> Run<V> {
     /// [`Run::step`], its commands written to `out`.
     pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
         match (&self.phase, input) {
-            (Phase::Navigating(status), Input::Returned) => {
-                let status = *status;
-                match (&self.action, self.opts.fallback_after_ms) {
-                    (Action::OpenUrl { .. }, Some(ms)) if status == Status::Opened => {
-                        self.phase = Phase::Watching;
-                        self.hidden = !w.visible();
-                        if w.has_document() {
-                            out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
-                        }
-                        out.push(Cmd::Listen(Target::Window, "pagehide".into()));
-                        out.push(Cmd::Listen(Target::Window, "blur".into()));
-                        out.push(Cmd::SetTimer(Timer::Fallback, ms));
-                    }
-                    _ => self.finish(PayResult::new(status, self.channel, None), None, out),
-                }
-            }
+            (Phase::Navigating(_), Input::Returned) | (Phase::Watching, Input::Timer(Timer::Fallback)) => self.navigated(w, out),
             (Phase::Navigating(_), Input::Threw(t)) => {
                 self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), out);
             }
             (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
-            (Phase::Watching, Input::Timer(Timer::Fallback)) => {
-                if !self.hidden && w.visible() {
-                    if let Action::OpenUrl { fallback_url, .. } = &self.action {
-                        let url = fallback_url.clone();
-                        for &(t, e) in
-                            [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter()
-                        {
-                            out.push(Cmd::Unlisten(t, e.into()));
-                        }
-                        self.navigate(url, Status::Redirected, out);
-                    }
-                } else {
-                    self.finish(PayResult::new(Status::Opened, self.channel, None), None, out);
-                }
-            }
             (Phase::Waiting, Input::Event(_)) => self.look(false, w, out),
             (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
@@ -331,6 +301,37 @@ impl<V: Clone> Run<V> {
             (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(out),
             (Phase::Confirming, input) if self.confirm_here() => self.confirmed(input, out),
             _ => {}
+        }
+    }
+
+    /// A navigation returned, or the fallback's time-out came while
+    /// watching the page after an `open_url`: watch the page (an `open_url`
+    /// with `fallbackAfterMs`), go to the fallback (the page still shown),
+    /// or end with the navigation's status.
+    fn navigated(&mut self, w: &impl World, out: &mut impl Out<V>) {
+        let status = match self.phase {
+            Phase::Navigating(s) => s,
+            _ => Status::Opened,
+        };
+        match (&self.phase, &self.action, self.opts.fallback_after_ms) {
+            (Phase::Navigating(Status::Opened), Action::OpenUrl { .. }, Some(ms)) => {
+                self.phase = Phase::Watching;
+                self.hidden = !w.visible();
+                if w.has_document() {
+                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                }
+                out.push(Cmd::Listen(Target::Window, "pagehide".into()));
+                out.push(Cmd::Listen(Target::Window, "blur".into()));
+                out.push(Cmd::SetTimer(Timer::Fallback, ms));
+            }
+            (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
+                let url = fallback_url.clone();
+                for &(t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter() {
+                    out.push(Cmd::Unlisten(t, e.into()));
+                }
+                self.navigate(url, Status::Redirected, out);
+            }
+            _ => self.finish(PayResult::new(status, self.channel, None), None, out),
         }
     }
 
