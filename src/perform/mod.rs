@@ -262,33 +262,27 @@ impl<V: Clone> Run<V> {
                     }
                 }
             }
+            // A call that called back has answered, whether it then
+            // returned or threw.
+            (Phase::Calling, Input::Returned | Input::Threw(_)) if self.answer.is_some() => self.answered(out),
             (Phase::Calling, Input::Returned) => {
-                if self.answer.is_some() {
-                    self.answered(out);
-                } else {
-                    self.phase = Phase::Awaiting;
-                    if self.confirm && !self.confirm_here() {
-                        out.push(Cmd::Preload);
-                    }
-                    out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
-                    if w.has_document() {
-                        out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
-                    }
+                self.phase = Phase::Awaiting;
+                if self.confirm && !self.confirm_here() {
+                    out.push(Cmd::Preload);
+                }
+                out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
+                if w.has_document() {
+                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
                 }
             }
-            // A call that threw after calling back has answered.
             (Phase::Calling, Input::Threw(t)) => {
-                if self.answer.is_some() {
-                    self.answered(out);
-                } else {
-                    const API: &str = "the mini-program API threw on ";
-                    let (what, op) = match &self.action {
-                        Action::Wallet1TradePay { via: Via::MiniProgram, .. } if API_CALLS => (API, "tradePay"),
-                        Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
-                        _ => ("the wallet bridge threw on ", self.op()),
-                    };
-                    self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), out);
-                }
+                const API: &str = "the mini-program API threw on ";
+                let (what, op) = match &self.action {
+                    Action::Wallet1TradePay { via: Via::MiniProgram, .. } if API_CALLS => (API, "tradePay"),
+                    Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
+                    _ => ("the wallet bridge threw on ", self.op()),
+                };
+                self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), out);
             }
             (Phase::Awaiting, Input::Event(_)) => {
                 if !w.visible() {
