@@ -251,16 +251,15 @@ impl<V: Clone> Run<V> {
             (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
             (Phase::Waiting, Input::Event(_)) => self.look(false, w, out),
             (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
-            (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
-                if !self.takes_answer() {
-                    out.push(Cmd::Emit(EventType::CALLBACK_IGNORED, Detail::Value(v)));
-                } else {
-                    out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
-                    self.answer = Some((which, v, answer));
-                    if self.phase == Phase::Awaiting {
-                        self.answered(out);
-                    }
+            (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
+                out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
+                self.answer = Some((which, v, answer));
+                if self.phase == Phase::Awaiting {
+                    self.answered(out);
                 }
+            }
+            (Phase::Calling | Phase::Awaiting, Input::Callback(_, v, _)) => {
+                out.push(Cmd::Emit(EventType::CALLBACK_IGNORED, Detail::Value(v)))
             }
             // A call that called back has answered, whether it then
             // returned or threw.
