@@ -78,32 +78,37 @@ impl<V: Clone> Run<V> {
             return self.fail(PayError::new(Code::BridgeError, msg), None, out);
         }
         let op = self.op().to_string();
-        let params = match &self.action {
-            Action::Wallet2BridgePay { params } => Json::str_obj(params),
-            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
-            _ => Json::Null,
-        };
+        let params = self.params();
         out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(&op) })));
         out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
         self.phase = Phase::Calling;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn call_api(
-        &mut self,
-        global: String,
-        method: &'static str,
-        params: Json,
-        complete: bool,
-        w: &impl World,
-        out: &mut impl Out<V>,
-    ) {
+    /// What the wallet is called with, through its bridge or its
+    /// mini-program API: wallet2's signed parameters, or wallet1's trade
+    /// number.
+    fn params(&self) -> Json {
+        match &self.action {
+            Action::Wallet2BridgePay { params } | Action::Wallet2RequestPayment { params } => Json::str_obj(params),
+            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
+            _ => Json::Null,
+        }
+    }
+
+    /// Calls the mini-program API: `tradePay` (wallet1) or
+    /// `requestPayment` (wallet2), on the API the profile names.
+    pub(super) fn call_api(&mut self, w: &impl World, out: &mut impl Out<V>) {
+        let p = &self.opts.profile;
+        let (global, method, complete) = match self.action {
+            Action::Wallet2RequestPayment { .. } => (&p.wallet2.mini_program_global, "requestPayment", true),
+            _ => (&p.wallet1.mini_program_global, "tradePay", false),
+        };
         // The browser's payment module never calls a mini-program API (the
         // page has none): known when it is built, so that none of the code
         // after this refusal is in it.
         let why = if !API_CALLS {
             "which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }"
-        } else if !w.api_has(&global, method) {
+        } else if !w.api_has(global, method) {
             "and none was given: call pay() from a mini-program page with { api } (its global API object)"
         } else {
             ""
@@ -112,6 +117,8 @@ impl<V: Clone> Run<V> {
             let msg = cat!(self.channel, " pays through the mini-program API's ", method, "(), ", why);
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
+        let global = global.clone();
+        let params = self.params();
         out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(method) })));
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;

@@ -221,16 +221,7 @@ impl<V: Clone> Run<V> {
             }
             Action::Wallet1TradePay { via: Via::Bridge, .. } => self.wait(Host::Wallet1, w, out),
             Action::Wallet2BridgePay { .. } => self.wait(Host::Wallet2, w, out),
-            Action::Wallet1TradePay { via: Via::MiniProgram, trade_no } => {
-                let params = json_obj! { "tradeNO" => Json::Str(trade_no.clone()) };
-                let global = self.opts.profile.wallet1.mini_program_global.clone();
-                self.call_api(global, "tradePay", params, false, w, out)
-            }
-            Action::Wallet2RequestPayment { params } => {
-                let params = Json::str_obj(params);
-                let global = self.opts.profile.wallet2.mini_program_global.clone();
-                self.call_api(global, "requestPayment", params, true, w, out)
-            }
+            Action::Wallet1TradePay { via: Via::MiniProgram, .. } | Action::Wallet2RequestPayment { .. } => self.call_api(w, out),
         }
     }
 
