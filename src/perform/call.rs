@@ -22,7 +22,8 @@ pub(super) fn event_names(o: &Options, wallet: Host) -> (&str, &str) {
 
 impl<V: Clone> Run<V> {
     /// Rule 1: listen first, then look.
-    pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut impl Out<V>) {
+    pub(super) fn wait(&mut self, w: &impl World, out: &mut impl Out<V>) {
+        let wallet = self.wallet();
         let (bridge, event) = event_names(&self.opts, wallet);
         if self.runtime.host != wallet && !w.has_global(bridge) {
             let msg = cat!(

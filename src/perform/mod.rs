@@ -210,19 +210,14 @@ impl<V: Clone> Run<V> {
     }
 
     fn begin(&mut self, w: &impl World, out: &mut impl Out<V>) {
-        match &self.action {
-            Action::Redirect { url } => {
-                let url = url.clone();
-                self.navigate(url, Status::Redirected, out)
-            }
-            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => {
-                let url = url.clone();
-                self.navigate(url, Status::Opened, out)
-            }
-            Action::Wallet1TradePay { via: Via::Bridge, .. } => self.wait(Host::Wallet1, w, out),
-            Action::Wallet2BridgePay { .. } => self.wait(Host::Wallet2, w, out),
-            Action::Wallet1TradePay { via: Via::MiniProgram, .. } | Action::Wallet2RequestPayment { .. } => self.call_api(w, out),
-        }
+        // Navigate, wait for the bridge, or call the mini-program API.
+        let (url, then) = match &self.action {
+            Action::Redirect { url } => (url.clone(), Status::Redirected),
+            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => (url.clone(), Status::Opened),
+            Action::Wallet1TradePay { via: Via::Bridge, .. } | Action::Wallet2BridgePay { .. } => return self.wait(w, out),
+            Action::Wallet1TradePay { via: Via::MiniProgram, .. } | Action::Wallet2RequestPayment { .. } => return self.call_api(w, out),
+        };
+        self.navigate(url, then, out)
     }
 
     /// Answers one input. Inputs after the end change nothing.
