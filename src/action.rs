@@ -248,17 +248,15 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
     })?;
     let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|s| s.url);
     let action = match channel {
-        Channel::Wallet1 => {
+        // `pay_info` loaded itself (`appFallback: "web"`, or the web
+        // channel inside the wallet's app), else opened through the app's
+        // scheme: the scan channel falls back to it.
+        Channel::Wallet1 | Channel::Wallet1Wap => {
             let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
-            match opts.app_fallback {
-                AppFallback::Web => Action::Redirect { url: info },
-                AppFallback::App => Action::OpenUrl { url: scheme_url(profile, &info), fallback_url: info },
-            }
-        }
-        Channel::Wallet1Wap => {
-            let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
-            if opts.app_fallback == AppFallback::Web || runtime.host == Host::Wallet1 {
+            if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && runtime.host == Host::Wallet1) {
                 Action::Redirect { url: info }
+            } else if channel == Channel::Wallet1 {
+                Action::OpenUrl { url: scheme_url(profile, &info), fallback_url: info }
             } else {
                 Action::Redirect { url: scheme_url(profile, &info) }
             }
