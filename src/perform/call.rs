@@ -3,7 +3,7 @@
 //! API.
 
 use super::wait::{self, Looked};
-use super::{ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
+use super::{said, ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
@@ -72,7 +72,7 @@ impl<V: Clone> Run<V> {
     fn ready(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0.to_string();
-        out.push(Cmd::Emit(EventType::BRIDGE_READY, Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
+        out.push(said(EventType::BRIDGE_READY, "bridge", &bridge));
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
         if !w.has_method(&bridge, method) {
             let msg = cat!("the wallet bridge ", &bridge, " has no ", method, " method");
@@ -80,7 +80,7 @@ impl<V: Clone> Run<V> {
         }
         let op = self.op().to_string();
         let params = self.params();
-        out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(&op) })));
+        out.push(said(EventType::CALLED, "method", &op));
         out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
         self.phase = Phase::Calling;
     }
@@ -120,7 +120,7 @@ impl<V: Clone> Run<V> {
         }
         let global = global.clone();
         let params = self.params();
-        out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(method) })));
+        out.push(said(EventType::CALLED, "method", method));
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }

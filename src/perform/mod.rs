@@ -115,6 +115,11 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
+/// The event `kind` with one string member as its detail, `{ key: value }`.
+fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
+    Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
+}
+
 /// Where the core's commands go, in order: a `Vec` (the host tests) or the
 /// wasm edges' encoder (`web/protocol.rs`), which writes each one for the
 /// shim as it comes (no vector of commands to build, walk and drop).
@@ -315,7 +320,7 @@ impl<V: Clone> Run<V> {
     }
 
     fn navigate(&mut self, url: String, then: Status, out: &mut impl Out<V>) {
-        out.push(Cmd::Emit(EventType::NAVIGATING, Detail::Json(json_obj! { "url" => Json::Str(url.clone()) })));
+        out.push(said(EventType::NAVIGATING, "url", &url));
         out.push(Cmd::Navigate(url));
         self.phase = Phase::Navigating(then);
     }
