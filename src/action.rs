@@ -261,9 +261,13 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                 Action::Redirect { url: scheme_url(profile, &info) }
             }
         }
-        Channel::Wallet1Lite => {
+        // The trade number paid through the bridge (wallet1_pub), through
+        // the mini-program's API inside it, else the mini-program opened.
+        Channel::Wallet1Pub | Channel::Wallet1Lite => {
             let trade_no = payment.trade_no(channel)?;
-            if runtime.host == Host::Wallet1MiniProgram {
+            if channel == Channel::Wallet1Pub {
+                Action::Wallet1TradePay { trade_no, via: Via::Bridge }
+            } else if runtime.host == Host::Wallet1MiniProgram {
                 Action::Wallet1TradePay { trade_no, via: Via::MiniProgram }
             } else if let Some(target) = &opts.mini_program {
                 Action::OpenMiniProgram { url: mini_program_url(profile, target) }
@@ -279,9 +283,17 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                 ));
             }
         }
-        Channel::Wallet1Pub => Action::Wallet1TradePay { trade_no: payment.trade_no(channel)?, via: Via::Bridge },
-        Channel::Wallet2Lite => Action::Wallet2RequestPayment { params: payment.wallet2_params(channel, false)? },
-        Channel::Wallet2Pub => Action::Wallet2BridgePay { params: payment.wallet2_params(channel, true)? },
+        // The official-account form (through the bridge) signs with the
+        // `appId` first; the mini-program's API takes the rest.
+        Channel::Wallet2Pub | Channel::Wallet2Lite => {
+            let bridge = channel == Channel::Wallet2Pub;
+            let params = payment.wallet2_params(channel, bridge)?;
+            if bridge {
+                Action::Wallet2BridgePay { params }
+            } else {
+                Action::Wallet2RequestPayment { params }
+            }
+        }
         Channel::Cardnet => Action::Redirect { url: checked(payment.expend_pay_url(channel)?, "expend.pay_url")? },
     };
     Ok(Plan { channel, action })
