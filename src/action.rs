@@ -255,10 +255,13 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
             if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && runtime.host == Host::Wallet1) {
                 Action::Redirect { url: info }
-            } else if channel == Channel::Wallet1 {
-                Action::OpenUrl { url: scheme_url(profile, &info), fallback_url: info }
             } else {
-                Action::Redirect { url: scheme_url(profile, &info) }
+                let url = scheme_url(profile, &info);
+                if channel == Channel::Wallet1 {
+                    Action::OpenUrl { url, fallback_url: info }
+                } else {
+                    Action::Redirect { url }
+                }
             }
         }
         // The trade number paid through the bridge (wallet1_pub), through
