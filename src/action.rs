@@ -166,15 +166,24 @@ pub enum Action {
 }
 
 impl Action {
+    /// Each variant's kind, in the order of the variants: read from this
+    /// table, not returned by a match of strings, which the compiler merged
+    /// into `Plan::to_json`'s own match on the action, one copy of the
+    /// member a kind is written into for each arm.
+    const KINDS: [&'static str; 6] =
+        ["open_url", "redirect", "open_mini_program", "wallet1_trade_pay", "wallet2_bridge_pay", "wallet2_request_payment"];
+
+    /// The action's `kind`, as JavaScript sees it.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Action::OpenUrl { .. } => "open_url",
-            Action::Redirect { .. } => "redirect",
-            Action::OpenMiniProgram { .. } => "open_mini_program",
-            Action::Wallet1TradePay { .. } => "wallet1_trade_pay",
-            Action::Wallet2BridgePay { .. } => "wallet2_bridge_pay",
-            Action::Wallet2RequestPayment { .. } => "wallet2_request_payment",
-        }
+        let i = match self {
+            Action::OpenUrl { .. } => 0,
+            Action::Redirect { .. } => 1,
+            Action::OpenMiniProgram { .. } => 2,
+            Action::Wallet1TradePay { .. } => 3,
+            Action::Wallet2BridgePay { .. } => 4,
+            Action::Wallet2RequestPayment { .. } => 5,
+        };
+        Action::KINDS[i]
     }
 }
 
