@@ -155,7 +155,11 @@ pub enum Via {
     MiniProgram,
 }
 
+/// What a payment does. Its variant is a tag byte of its own (`repr(u8)`),
+/// as a run's commands' ([`crate::perform::Cmd`]): the planner makes it and
+/// the run matches it at most of its steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Action {
     OpenUrl { url: String, fallback_url: String },
     Redirect { url: String },

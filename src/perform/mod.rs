@@ -133,7 +133,9 @@ impl<V> Out<V> for Vec<Cmd<V>> {
     }
 }
 
+/// Where a run stands; its variant a tag byte of its own, as [`Cmd`]'s.
 #[derive(Debug, PartialEq)]
+#[repr(u8)]
 enum Phase {
     /// Navigating; reported with this status when it went.
     Navigating(Status),
