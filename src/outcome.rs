@@ -1,4 +1,6 @@
-//! Wallet results to the normalized `PayResult`.
+//! Wallet results to the normalized `PayResult`: each wallet's answer
+//! mapped to a status and the wallet's own code ([`Mapped`]), from which the
+//! run builds the result ([`PayResult::new`]).
 //!
 //! A client-side result is a hint: `verified` is false until the merchant's
 //! server confirms it. The wallet's own code is kept untouched in `code`.
