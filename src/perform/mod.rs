@@ -236,14 +236,15 @@ impl<V: Clone> Run<V> {
 
     /// [`Run::step`], its commands written to `out`.
     pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
+        let timed_out = matches!(input, Input::Timer(Timer::Ready));
         match (&self.phase, input) {
             (Phase::Navigating(_), Input::Returned) | (Phase::Watching, Input::Timer(Timer::Fallback)) => self.navigated(w, out),
             (Phase::Navigating(_), Input::Threw(t)) => {
                 self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), out);
             }
             (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
-            (Phase::Waiting, Input::Event(_)) => self.look(false, w, out),
-            (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
+            // The ready event, or the time-out and the last look.
+            (Phase::Waiting, Input::Event(_) | Input::Timer(Timer::Ready)) => self.look(timed_out, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
                 out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
                 self.answer = Some((which, v, answer));
