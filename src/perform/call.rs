@@ -96,8 +96,8 @@ impl<V: Clone> Run<V> {
         }
     }
 
-    /// Calls the mini-program API: `tradePay` (wallet1) or
-    /// `requestPayment` (wallet2), on the API the profile names.
+    /// Calls the mini-program API (`options.api`, else the global the
+    /// profile names): `tradePay` (wallet1) or `requestPayment` (wallet2).
     pub(super) fn call_api(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let p = &self.opts.profile;
         let (global, method, complete) = match self.action {
