@@ -163,7 +163,11 @@ pub enum Via {
     MiniProgram,
 }
 
+/// What a payment does. Its variant is a tag byte of its own (`repr(u8)`),
+/// as a run's commands' ([`crate::perform::Cmd`]): the planner makes it and
+/// the run matches it at most of its steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Action {
     OpenUrl { url: String, fallback_url: String },
     Redirect { url: String },
@@ -174,15 +178,24 @@ pub enum Action {
 }
 
 impl Action {
+    /// Each variant's kind, in the order of the variants: read from this
+    /// table, not returned by a match of strings, which the compiler merged
+    /// into `Plan::to_json`'s own match on the action, one copy of the
+    /// member a kind is written into for each arm.
+    const KINDS: [&'static str; 6] =
+        ["open_url", "redirect", "open_mini_program", "wallet1_trade_pay", "wallet2_bridge_pay", "wallet2_request_payment"];
+
+    /// The action's `kind`, as JavaScript sees it.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Action::OpenUrl { .. } => "open_url",
-            Action::Redirect { .. } => "redirect",
-            Action::OpenMiniProgram { .. } => "open_mini_program",
-            Action::Wallet1TradePay { .. } => "wallet1_trade_pay",
-            Action::Wallet2BridgePay { .. } => "wallet2_bridge_pay",
-            Action::Wallet2RequestPayment { .. } => "wallet2_request_payment",
-        }
+        let i = match self {
+            Action::OpenUrl { .. } => 0,
+            Action::Redirect { .. } => 1,
+            Action::OpenMiniProgram { .. } => 2,
+            Action::Wallet1TradePay { .. } => 3,
+            Action::Wallet2BridgePay { .. } => 4,
+            Action::Wallet2RequestPayment { .. } => 5,
+        };
+        Action::KINDS[i]
     }
 }
 
@@ -256,24 +269,29 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
     })?;
     let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|s| s.url);
     let action = match channel {
-        Channel::Wallet1 => {
+        // `pay_info` loaded itself (`appFallback: "web"`, or the web
+        // channel inside the wallet's app), else opened through the app's
+        // scheme: the scan channel falls back to it.
+        Channel::Wallet1 | Channel::Wallet1Wap => {
             let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
-            match opts.app_fallback {
-                AppFallback::Web => Action::Redirect { url: info },
-                AppFallback::App => Action::OpenUrl { url: scheme_url(profile, &info), fallback_url: info },
-            }
-        }
-        Channel::Wallet1Wap => {
-            let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
-            if opts.app_fallback == AppFallback::Web || runtime.host == Host::Wallet1 {
+            if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && runtime.host == Host::Wallet1) {
                 Action::Redirect { url: info }
             } else {
-                Action::Redirect { url: scheme_url(profile, &info) }
+                let url = scheme_url(profile, &info);
+                if channel == Channel::Wallet1 {
+                    Action::OpenUrl { url, fallback_url: info }
+                } else {
+                    Action::Redirect { url }
+                }
             }
         }
-        Channel::Wallet1Lite => {
+        // The trade number paid through the bridge (wallet1_pub), through
+        // the mini-program's API inside it, else the mini-program opened.
+        Channel::Wallet1Pub | Channel::Wallet1Lite => {
             let trade_no = payment.trade_no(channel)?;
-            if runtime.host == Host::Wallet1MiniProgram {
+            if channel == Channel::Wallet1Pub {
+                Action::Wallet1TradePay { trade_no, via: Via::Bridge }
+            } else if runtime.host == Host::Wallet1MiniProgram {
                 Action::Wallet1TradePay { trade_no, via: Via::MiniProgram }
             } else if let Some(target) = &opts.mini_program {
                 Action::OpenMiniProgram { url: mini_program_url(profile, target) }
@@ -289,9 +307,17 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                 ));
             }
         }
-        Channel::Wallet1Pub => Action::Wallet1TradePay { trade_no: payment.trade_no(channel)?, via: Via::Bridge },
-        Channel::Wallet2Lite => Action::Wallet2RequestPayment { params: payment.wallet2_params(channel, false)? },
-        Channel::Wallet2Pub => Action::Wallet2BridgePay { params: payment.wallet2_params(channel, true)? },
+        // The official-account form (through the bridge) signs with the
+        // `appId` first; the mini-program's API takes the rest.
+        Channel::Wallet2Pub | Channel::Wallet2Lite => {
+            let bridge = channel == Channel::Wallet2Pub;
+            let params = payment.wallet2_params(channel, bridge)?;
+            if bridge {
+                Action::Wallet2BridgePay { params }
+            } else {
+                Action::Wallet2RequestPayment { params }
+            }
+        }
         Channel::Cardnet => Action::Redirect { url: checked(payment.expend_pay_url(channel)?, "expend.pay_url")? },
     };
     Ok(Plan { channel, action })

@@ -218,10 +218,10 @@ pub(crate) use why;
 /// `cat!(a, b, ...)`: the parts (`&str`) in one string, without the
 /// formatting machinery. Two to six parts are passed as arguments: an array
 /// of them built on the stack at each call site made the payment module
-/// larger. More parts go through [`cat_all`].
+/// larger. More parts are pushed after the first six, one by one.
 macro_rules! cat {
     ($a:expr $(,)?) => {
-        $crate::error::cat_all(&[$a])
+        $crate::prelude::String::from($a)
     };
     ($a:expr, $b:expr $(,)?) => {
         $crate::error::cat2($a, $b)
@@ -238,9 +238,11 @@ macro_rules! cat {
     ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr $(,)?) => {
         $crate::error::cat6($a, $b, $c, $d, $e, $f)
     };
-    ($($p:expr),+ $(,)?) => {
-        $crate::error::cat_all(&[$($p),+])
-    };
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $($p:expr),+ $(,)?) => {{
+        let mut s = $crate::error::cat6($a, $b, $c, $d, $e, $f);
+        $(s.push_str($p);)+
+        s
+    }};
 }
 pub(crate) use cat;
 
@@ -277,16 +279,6 @@ pub fn cat5(a: &str, b: &str, c: &str, d: &str, e: &str) -> String {
 pub fn cat6(a: &str, b: &str, c: &str, d: &str, e: &str, f: &str) -> String {
     let mut s = cat5(a, b, c, d, e);
     s.push_str(f);
-    s
-}
-
-/// Any number of parts in one string (`cat!`).
-pub fn cat_all(parts: &[&str]) -> String {
-    let len = parts.iter().map(|p| p.len()).sum();
-    let mut s = String::with_capacity(len);
-    for p in parts {
-        s.push_str(p);
-    }
     s
 }
 

@@ -1,4 +1,6 @@
-//! Wallet results to the normalized `PayResult`.
+//! Wallet results to the normalized `PayResult`: each wallet's answer
+//! mapped to a status and the wallet's own code ([`Mapped`]), from which the
+//! run builds the result ([`PayResult::new`]).
 //!
 //! A client-side result is a hint: `verified` is false until the merchant's
 //! server confirms it. The wallet's own code is kept untouched in `code`.
@@ -47,21 +49,25 @@ fn code_text(v: Option<&Json>) -> Option<String> {
     }
 }
 
+/// A wallet's answer mapped: the status, and the wallet's own code kept
+/// untouched (a [`PayResult`]'s `status` and `code`).
+pub type Mapped = (Status, Option<String>);
+
 /// wallet1's trade-pay callback (`{ resultCode }`), from the bridge or from
 /// the mini-program's `success` callback.
-pub fn wallet1_result(profile: &Profile, channel: &str, answer: &Json) -> PayResult {
+pub fn wallet1_result(profile: &Profile, answer: &Json) -> Mapped {
     let code = code_text(answer.get("resultCode"));
     let status = match &code {
         Some(c) => profile.wallet1_status(c),
         None => Status::Failed,
     };
-    PayResult::new(status, channel, code)
+    (status, code)
 }
 
 /// wallet1's mini-program `fail` callback: `{ error, errorMessage }`, or a
 /// `resultCode`, mapped through the profile as from `success` (but a fail
 /// is never a success).
-pub fn wallet1_fail(profile: &Profile, channel: &str, answer: &Json) -> PayResult {
+pub fn wallet1_fail(profile: &Profile, answer: &Json) -> Mapped {
     let result_code = code_text(answer.get("resultCode"));
     let text = answer.get("errorMessage").and_then(Json::as_str).unwrap_or("");
     let status = match &result_code {
@@ -72,18 +78,18 @@ pub fn wallet1_fail(profile: &Profile, channel: &str, answer: &Json) -> PayResul
         None if contains_cancel(text) => Status::Cancelled,
         None => Status::Failed,
     };
-    PayResult::new(status, channel, result_code.or_else(|| code_text(answer.get("error"))))
+    (status, result_code.or_else(|| code_text(answer.get("error"))))
 }
 
 /// wallet2's bridge callback: `{ err_msg }`, ending in `:ok` or `:cancel`.
-pub fn wallet2_bridge_result(channel: &str, answer: &Json) -> PayResult {
+pub fn wallet2_bridge_result(answer: &Json) -> Mapped {
     let msg = answer.get("err_msg").and_then(Json::as_str);
     let status = match msg {
         Some(m) if m.ends_with(":ok") => Status::Succeeded,
         Some(m) if m.ends_with(":cancel") => Status::Cancelled,
         _ => Status::Failed,
     };
-    PayResult::new(status, channel, msg.map(str::to_string))
+    (status, msg.map(str::to_string))
 }
 
 /// Which callback of wallet2's mini-program `requestPayment` fired.
@@ -97,7 +103,7 @@ pub enum Callback {
 }
 
 /// wallet2's mini-program payment callbacks: `{ errMsg }`.
-pub fn wallet2_mini_result(channel: &str, which: Callback, answer: &Json) -> PayResult {
+pub fn wallet2_mini_result(which: Callback, answer: &Json) -> Mapped {
     let msg = answer.get("errMsg").and_then(Json::as_str);
     let text = msg.unwrap_or("");
     let status = match which {
@@ -106,7 +112,7 @@ pub fn wallet2_mini_result(channel: &str, which: Callback, answer: &Json) -> Pay
         Callback::CompleteOnly if text.ends_with(":ok") => Status::Succeeded,
         _ => Status::Failed,
     };
-    PayResult::new(status, channel, msg.map(str::to_string))
+    (status, msg.map(str::to_string))
 }
 
 fn contains_cancel(s: &str) -> bool {
@@ -139,12 +145,12 @@ mod tests {
             ("9000", Status::Succeeded),
             ("99", Status::Cancelled),
         ] {
-            let r = wallet1_result(&p, "wallet1_pub", &j(&["{\"resultCode\":", code, "}"].concat()));
-            assert_eq!(r.status, st, "{code}");
-            assert_eq!(r.code.as_deref(), Some(code.trim_matches('"')));
-            assert!(!r.verified);
+            let (status, c) = wallet1_result(&p, &j(&["{\"resultCode\":", code, "}"].concat()));
+            assert_eq!(status, st, "{code}");
+            assert_eq!(c.as_deref(), Some(code.trim_matches('"')));
+            assert!(!PayResult::new(status, "wallet1_pub", c).verified);
         }
-        assert_eq!(wallet1_result(&p, "wallet1_pub", &j("{}")).status, Status::Failed);
+        assert_eq!(wallet1_result(&p, &j("{}")).0, Status::Failed);
     }
 
     #[test]
@@ -155,28 +161,28 @@ mod tests {
             ("brand_pay_request:fail", Status::Failed),
             ("ok", Status::Failed),
         ] {
-            let r = wallet2_bridge_result("wallet2_pub", &j(&["{\"err_msg\":\"", m, "\"}"].concat()));
-            assert_eq!((r.status, r.code.as_deref()), (st, Some(m)));
+            let (status, code) = wallet2_bridge_result(&j(&["{\"err_msg\":\"", m, "\"}"].concat()));
+            assert_eq!((status, code.as_deref()), (st, Some(m)));
         }
     }
 
     #[test]
     fn mini_program_callbacks() {
         let cancel = j(r#"{"errMsg":"requestPayment:fail cancel"}"#);
-        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Fail, &cancel).status, Status::Cancelled);
-        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::CompleteOnly, &cancel).status, Status::Cancelled);
+        assert_eq!(wallet2_mini_result(Callback::Fail, &cancel).0, Status::Cancelled);
+        assert_eq!(wallet2_mini_result(Callback::CompleteOnly, &cancel).0, Status::Cancelled);
         let fail = j(r#"{"errMsg":"requestPayment:fail (detail message)"}"#);
-        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Fail, &fail).status, Status::Failed);
+        assert_eq!(wallet2_mini_result(Callback::Fail, &fail).0, Status::Failed);
         let ok = j(r#"{"errMsg":"requestPayment:ok"}"#);
-        assert_eq!(wallet2_mini_result("wallet2_lite", Callback::Success, &ok).status, Status::Succeeded);
+        assert_eq!(wallet2_mini_result(Callback::Success, &ok).0, Status::Succeeded);
         let p = Profile::default();
-        assert_eq!(wallet1_fail(&p, "wallet1_lite", &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)).status, Status::Cancelled);
-        let f = wallet1_fail(&p, "wallet1_lite", &j(r#"{"error":4000,"errorMessage":"system busy"}"#));
-        assert_eq!((f.status, f.code.as_deref()), (Status::Failed, Some("4000")));
+        assert_eq!(wallet1_fail(&p, &j(r#"{"error":6001,"errorMessage":"user cancel"}"#)).0, Status::Cancelled);
+        let f = wallet1_fail(&p, &j(r#"{"error":4000,"errorMessage":"system busy"}"#));
+        assert_eq!((f.0, f.1.as_deref()), (Status::Failed, Some("4000")));
         // A resultCode in fail maps as in success; a fail is never a success.
-        let f = wallet1_fail(&p, "wallet1_lite", &j(r#"{"resultCode":"6001"}"#));
-        assert_eq!((f.status, f.code.as_deref()), (Status::Cancelled, Some("6001")));
-        assert_eq!(wallet1_fail(&p, "wallet1_lite", &j(r#"{"resultCode":8000}"#)).status, Status::Pending);
-        assert_eq!(wallet1_fail(&p, "wallet1_lite", &j(r#"{"resultCode":"9000"}"#)).status, Status::Failed);
+        let f = wallet1_fail(&p, &j(r#"{"resultCode":"6001"}"#));
+        assert_eq!((f.0, f.1.as_deref()), (Status::Cancelled, Some("6001")));
+        assert_eq!(wallet1_fail(&p, &j(r#"{"resultCode":8000}"#)).0, Status::Pending);
+        assert_eq!(wallet1_fail(&p, &j(r#"{"resultCode":"9000"}"#)).0, Status::Failed);
     }
 }

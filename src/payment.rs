@@ -212,16 +212,10 @@ impl Payment {
     /// The signed parameters of a wallet2 payment, in the order of the
     /// service document; `appId` first for the official-account form.
     pub fn wallet2_params(&self, channel: Channel, with_app_id: bool) -> Result<Vec<(&'static str, String)>> {
-        let all: &[&'static str] = if with_app_id {
-            &["appId", "timeStamp", "nonceStr", "package", "signType", "paySign"]
-        } else {
-            &["timeStamp", "nonceStr", "package", "signType", "paySign"]
-        };
-        let needs = if with_app_id {
-            "appId, timeStamp, nonceStr, package, signType, paySign"
-        } else {
-            "timeStamp, nonceStr, package, signType, paySign"
-        };
+        // The official-account form's list; the mini-program's starts after `appId`.
+        const ALL: [&str; 6] = ["appId", "timeStamp", "nonceStr", "package", "signType", "paySign"];
+        const NEEDS: &str = "appId, timeStamp, nonceStr, package, signType, paySign";
+        let (all, needs) = if with_app_id { (&ALL[..], NEEDS) } else { (&ALL[1..], &NEEDS["appId, ".len()..]) };
         let f = self.fields(channel, needs)?;
         let mut out = Vec::with_capacity(all.len());
         for &key in all {

@@ -2,7 +2,7 @@
 //! hook awaited when there is one.
 
 use super::hooks::{self, Awaited, Failure};
-use super::io::{Got, Hook};
+use super::io::{Got, Hook, Reported};
 use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
@@ -20,32 +20,29 @@ impl<V: Clone> Run<V> {
             out.push(Cmd::ClearTimer(Timer::Answer));
             out.push(Cmd::ClearTimer(Timer::Grace));
         }
-        let ch = self.channel;
         let p = &self.opts.profile;
-        let (result, raw) = match self.answer.take() {
-            None => {
-                let mut r = PayResult::new(Status::Pending, ch, None);
-                r.message = "no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state".to_string();
-                (r, None)
-            }
+        let (status, code, raw) = match self.answer.take() {
+            None => (Status::Pending, None, None),
             Some((which, raw, a)) => {
-                let r = match (&self.action, which) {
-                    (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(ch, &a),
-                    (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(ch, which, &a),
-                    (_, Callback::Success) => outcome::wallet1_result(p, ch, &a),
-                    _ => outcome::wallet1_fail(p, ch, &a),
+                let (status, code) = match (&self.action, which) {
+                    (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(&a),
+                    (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, &a),
+                    (_, Callback::Success) => outcome::wallet1_result(p, &a),
+                    _ => outcome::wallet1_fail(p, &a),
                 };
-                (r, Some(raw))
+                (status, code, Some(raw))
             }
         };
-        if !self.confirm {
-            self.finish(result, raw, out);
-        } else if self.confirm_here() {
-            self.await_confirm(result, raw, out);
-        } else {
-            self.phase = Phase::Over;
-            out.push(Cmd::HandOff(Box::new((result, raw)), self.opts.confirm_timeout_ms));
+        let mut result = PayResult::new(status, self.channel, code);
+        if raw.is_none() {
+            result.message = "no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state".to_string();
         }
+        let reported = Box::new((result, raw));
+        if self.confirm && self.confirm_here() {
+            return self.await_confirm(reported, out);
+        }
+        self.phase = Phase::Over;
+        out.push(if self.confirm { Cmd::HandOff(reported, self.opts.confirm_timeout_ms) } else { Cmd::Done(reported) });
     }
 
     /// Whether this run awaits `confirm` itself ([`CONFIRM_HERE`]).
@@ -57,10 +54,10 @@ impl<V: Clone> Run<V> {
         CONFIRM_HERE
     }
 
-    fn await_confirm(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
+    fn await_confirm(&mut self, reported: Reported<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Confirming;
-        self.result = Some((result.clone(), raw.clone()));
-        hooks::ask(out, CONFIRM, Hook::Confirm(Box::new((result, raw))), self.opts.confirm_timeout_ms);
+        self.result = Some((reported.0.clone(), reported.1.clone()));
+        hooks::ask(out, CONFIRM, Hook::Confirm(reported), self.opts.confirm_timeout_ms);
     }
 
     /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
@@ -79,7 +76,7 @@ impl<V: Clone> Run<V> {
             #[cfg(test)]
             hand_off: false,
         };
-        run.await_confirm(result, raw, out);
+        run.await_confirm(Box::new((result, raw)), out);
         run
     }
 

@@ -3,7 +3,7 @@
 //! API.
 
 use super::wait::{self, Looked};
-use super::{ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
+use super::{said, ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
@@ -22,7 +22,8 @@ pub(super) fn event_names(o: &Options, wallet: Host) -> (&str, &str) {
 
 impl<V: Clone> Run<V> {
     /// Rule 1: listen first, then look.
-    pub(super) fn wait(&mut self, wallet: Host, w: &impl World, out: &mut impl Out<V>) {
+    pub(super) fn wait(&mut self, w: &impl World, out: &mut impl Out<V>) {
+        let wallet = self.wallet();
         let (bridge, event) = event_names(&self.opts, wallet);
         if self.runtime.host != wallet && !w.has_global(bridge) {
             let msg = cat!(
@@ -40,70 +41,75 @@ impl<V: Clone> Run<V> {
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
         out.push(Cmd::Emit(EventType::WAITING, Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) })));
-        let (bridge, event) = (bridge.to_string(), event.to_string());
         self.phase = Phase::Waiting;
-        let looked = wait::begin(&bridge, &event, self.opts.timeout_ms, w, out);
-        self.waited(looked, &bridge, w, out);
+        let looked = wait::begin(bridge, event, self.opts.timeout_ms, w, out);
+        self.waited(looked, w, out);
     }
 
     /// The ready event fired, or the time-out came: then the last look.
     pub(super) fn look(&mut self, timed_out: bool, w: &impl World, out: &mut impl Out<V>) {
         let (bridge, event) = event_names(&self.opts, self.wallet());
-        let (bridge, event) = (bridge.to_string(), event.to_string());
-        let looked = wait::look(&bridge, &event, timed_out, w, out);
-        self.waited(looked, &bridge, w, out);
+        let looked = wait::look(bridge, event, timed_out, w, out);
+        self.waited(looked, w, out);
     }
 
     #[inline(always)]
-    fn waited(&mut self, looked: Looked, bridge: &str, w: &impl World, out: &mut impl Out<V>) {
-        match looked {
-            Looked::Waiting => {}
-            Looked::Ready => self.ready(w, out),
+    fn waited(&mut self, looked: Looked, w: &impl World, out: &mut impl Out<V>) {
+        let bridge = event_names(&self.opts, self.wallet()).0;
+        let e = match looked {
+            Looked::Waiting => return,
+            Looked::Ready => return self.ready(w, out),
             Looked::TimedOut => {
                 out.push(Cmd::Emit(EventType::TIMEOUT, Detail::None));
-                self.fail(wait::timeout_error(bridge, self.opts.timeout_ms), None, out);
+                wait::timeout_error(bridge, self.opts.timeout_ms)
             }
-            Looked::NoDocument => self.fail(wait::no_document_error(bridge), None, out),
-        }
+            Looked::NoDocument => wait::no_document_error(bridge),
+        };
+        self.fail(e, None, out)
     }
 
     /// The bridge is there: call it.
     fn ready(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0.to_string();
-        out.push(Cmd::Emit(EventType::BRIDGE_READY, Detail::Json(json_obj! { "bridge" => Json::str(&bridge) })));
+        out.push(said(EventType::BRIDGE_READY, "bridge", &bridge));
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
         if !w.has_method(&bridge, method) {
             let msg = cat!("the wallet bridge ", &bridge, " has no ", method, " method");
             return self.fail(PayError::new(Code::BridgeError, msg), None, out);
         }
         let op = self.op().to_string();
-        let params = match &self.action {
-            Action::Wallet2BridgePay { params } => Json::str_obj(params),
-            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
-            _ => Json::Null,
-        };
-        out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(&op) })));
+        let params = self.params();
+        out.push(said(EventType::CALLED, "method", &op));
         out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
         self.phase = Phase::Calling;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn call_api(
-        &mut self,
-        global: String,
-        method: &'static str,
-        params: Json,
-        complete: bool,
-        w: &impl World,
-        out: &mut impl Out<V>,
-    ) {
+    /// What the wallet is called with, through its bridge or its
+    /// mini-program API: wallet2's signed parameters, or wallet1's trade
+    /// number.
+    fn params(&self) -> Json {
+        match &self.action {
+            Action::Wallet2BridgePay { params } | Action::Wallet2RequestPayment { params } => Json::str_obj(params),
+            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
+            _ => Json::Null,
+        }
+    }
+
+    /// Calls the mini-program API (`options.api`, else the global the
+    /// profile names): `tradePay` (wallet1) or `requestPayment` (wallet2).
+    pub(super) fn call_api(&mut self, w: &impl World, out: &mut impl Out<V>) {
+        let p = &self.opts.profile;
+        let (global, method, complete) = match self.action {
+            Action::Wallet2RequestPayment { .. } => (&p.wallet2.mini_program_global, "requestPayment", true),
+            _ => (&p.wallet1.mini_program_global, "tradePay", false),
+        };
         // The browser's payment module never calls a mini-program API (the
         // page has none): known when it is built, so that none of the code
         // after this refusal is in it.
         let why = if !API_CALLS {
             "which a browser page does not have: pay from the mini-program page with paybridge/miniprogram and { api }"
-        } else if !w.api_has(&global, method) {
+        } else if !w.api_has(global, method) {
             "and none was given: call pay() from a mini-program page with { api } (its global API object)"
         } else {
             ""
@@ -112,7 +118,9 @@ impl<V: Clone> Run<V> {
             let msg = cat!(self.channel, " pays through the mini-program API's ", method, "(), ", why);
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
-        out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str(method) })));
+        let global = global.clone();
+        let params = self.params();
+        out.push(said(EventType::CALLED, "method", method));
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }

@@ -19,7 +19,6 @@ use crate::action::{plan, Action, Options};
 use crate::authorize::{cardnet_order, AuthCallback};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
-use crate::json::{json_obj, Json};
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
 use crate::runtime::Runtime;
@@ -50,7 +49,7 @@ impl<V: Clone> CardnetRun<V> {
         out.push(Cmd::Emit(EventType::CALLBACK, Detail::Json(cb.to_json())));
         match cardnet_order(cb, now_ms) {
             Ok(order) => {
-                out.push(Cmd::Emit(EventType::CALLED, Detail::Json(json_obj! { "method" => Json::str("order") })));
+                out.push(super::said(EventType::CALLED, "method", "order"));
                 hooks::ask(out, ORDER, Hook::Order(Box::new(order)), run.opts.confirm_timeout_ms);
                 run.phase = Phase::Ordering;
             }

@@ -55,7 +55,12 @@ pub struct ApiCall {
     pub complete: bool,
 }
 
+/// A command of a run. Its variant is a tag byte of its own (`repr(u8)`),
+/// not a value hidden in a field's unused range: commands are made at
+/// every step and read by one writer, and a plain tag is one store and one
+/// load, where a field's range is compared at every read.
 #[derive(Debug, PartialEq)]
+#[repr(u8)]
 pub enum Cmd<V> {
     Emit(EventType, Detail<V>),
     Listen(Target, String),
@@ -172,7 +177,10 @@ pub enum Expect {
     Answer,
 }
 
+/// What happened to a run; its variant a tag byte of its own, as
+/// [`Cmd`]'s.
 #[derive(Debug)]
+#[repr(u8)]
 pub enum Input<V> {
     /// The last command (navigation, call) returned.
     Returned,

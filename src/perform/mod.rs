@@ -115,6 +115,11 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
+/// The event `kind` with one string member as its detail, `{ key: value }`.
+fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
+    Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
+}
+
 /// Where the core's commands go, in order: a `Vec` (the host tests) or the
 /// wasm edges' encoder (`web/protocol.rs`), which writes each one for the
 /// shim as it comes (no vector of commands to build, walk and drop).
@@ -128,7 +133,9 @@ impl<V> Out<V> for Vec<Cmd<V>> {
     }
 }
 
+/// Where a run stands; its variant a tag byte of its own, as [`Cmd`]'s.
 #[derive(Debug, PartialEq)]
+#[repr(u8)]
 enum Phase {
     /// Navigating; reported with this status when it went.
     Navigating(Status),
@@ -210,28 +217,14 @@ impl<V: Clone> Run<V> {
     }
 
     fn begin(&mut self, w: &impl World, out: &mut impl Out<V>) {
-        match &self.action {
-            Action::Redirect { url } => {
-                let url = url.clone();
-                self.navigate(url, Status::Redirected, out)
-            }
-            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => {
-                let url = url.clone();
-                self.navigate(url, Status::Opened, out)
-            }
-            Action::Wallet1TradePay { via: Via::Bridge, .. } => self.wait(Host::Wallet1, w, out),
-            Action::Wallet2BridgePay { .. } => self.wait(Host::Wallet2, w, out),
-            Action::Wallet1TradePay { via: Via::MiniProgram, trade_no } => {
-                let params = json_obj! { "tradeNO" => Json::Str(trade_no.clone()) };
-                let global = self.opts.profile.wallet1.mini_program_global.clone();
-                self.call_api(global, "tradePay", params, false, w, out)
-            }
-            Action::Wallet2RequestPayment { params } => {
-                let params = Json::str_obj(params);
-                let global = self.opts.profile.wallet2.mini_program_global.clone();
-                self.call_api(global, "requestPayment", params, true, w, out)
-            }
-        }
+        // Navigate, wait for the bridge, or call the mini-program API.
+        let (url, then) = match &self.action {
+            Action::Redirect { url } => (url.clone(), Status::Redirected),
+            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => (url.clone(), Status::Opened),
+            Action::Wallet1TradePay { via: Via::Bridge, .. } | Action::Wallet2BridgePay { .. } => return self.wait(w, out),
+            Action::Wallet1TradePay { via: Via::MiniProgram, .. } | Action::Wallet2RequestPayment { .. } => return self.call_api(w, out),
+        };
+        self.navigate(url, then, out)
     }
 
     /// Answers one input. Inputs after the end change nothing.
@@ -243,82 +236,46 @@ impl<V: Clone> Run<V> {
 
     /// [`Run::step`], its commands written to `out`.
     pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
+        let timed_out = matches!(input, Input::Timer(Timer::Ready));
         match (&self.phase, input) {
-            (Phase::Navigating(status), Input::Returned) => {
-                let status = *status;
-                match (&self.action, self.opts.fallback_after_ms) {
-                    (Action::OpenUrl { .. }, Some(ms)) if status == Status::Opened => {
-                        self.phase = Phase::Watching;
-                        self.hidden = !w.visible();
-                        if w.has_document() {
-                            out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
-                        }
-                        out.push(Cmd::Listen(Target::Window, "pagehide".into()));
-                        out.push(Cmd::Listen(Target::Window, "blur".into()));
-                        out.push(Cmd::SetTimer(Timer::Fallback, ms));
-                    }
-                    _ => self.finish(PayResult::new(status, self.channel, None), None, out),
-                }
-            }
+            (Phase::Navigating(_), Input::Returned) | (Phase::Watching, Input::Timer(Timer::Fallback)) => self.navigated(w, out),
             (Phase::Navigating(_), Input::Threw(t)) => {
                 self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), out);
             }
             (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
-            (Phase::Watching, Input::Timer(Timer::Fallback)) => {
-                if !self.hidden && w.visible() {
-                    if let Action::OpenUrl { fallback_url, .. } = &self.action {
-                        let url = fallback_url.clone();
-                        for &(t, e) in
-                            [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter()
-                        {
-                            out.push(Cmd::Unlisten(t, e.into()));
-                        }
-                        self.navigate(url, Status::Redirected, out);
-                    }
-                } else {
-                    self.finish(PayResult::new(Status::Opened, self.channel, None), None, out);
+            // The ready event, or the time-out and the last look.
+            (Phase::Waiting, Input::Event(_) | Input::Timer(Timer::Ready)) => self.look(timed_out, w, out),
+            (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
+                out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
+                self.answer = Some((which, v, answer));
+                if self.phase == Phase::Awaiting {
+                    self.answered(out);
                 }
             }
-            (Phase::Waiting, Input::Event(_)) => self.look(false, w, out),
-            (Phase::Waiting, Input::Timer(Timer::Ready)) => self.look(true, w, out),
-            (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) => {
-                if !self.takes_answer() {
-                    out.push(Cmd::Emit(EventType::CALLBACK_IGNORED, Detail::Value(v)));
-                } else {
-                    out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
-                    self.answer = Some((which, v, answer));
-                    if self.phase == Phase::Awaiting {
-                        self.answered(out);
-                    }
-                }
+            (Phase::Calling | Phase::Awaiting, Input::Callback(_, v, _)) => {
+                out.push(Cmd::Emit(EventType::CALLBACK_IGNORED, Detail::Value(v)))
             }
+            // A call that called back has answered, whether it then
+            // returned or threw.
+            (Phase::Calling, Input::Returned | Input::Threw(_)) if self.answer.is_some() => self.answered(out),
             (Phase::Calling, Input::Returned) => {
-                if self.answer.is_some() {
-                    self.answered(out);
-                } else {
-                    self.phase = Phase::Awaiting;
-                    if self.confirm && !self.confirm_here() {
-                        out.push(Cmd::Preload);
-                    }
-                    out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
-                    if w.has_document() {
-                        out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
-                    }
+                self.phase = Phase::Awaiting;
+                if self.confirm && !self.confirm_here() {
+                    out.push(Cmd::Preload);
+                }
+                out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
+                if w.has_document() {
+                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
                 }
             }
-            // A call that threw after calling back has answered.
             (Phase::Calling, Input::Threw(t)) => {
-                if self.answer.is_some() {
-                    self.answered(out);
-                } else {
-                    const API: &str = "the mini-program API threw on ";
-                    let (what, op) = match &self.action {
-                        Action::Wallet1TradePay { via: Via::MiniProgram, .. } if API_CALLS => (API, "tradePay"),
-                        Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
-                        _ => ("the wallet bridge threw on ", self.op()),
-                    };
-                    self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), out);
-                }
+                const API: &str = "the mini-program API threw on ";
+                let (what, op) = match &self.action {
+                    Action::Wallet1TradePay { via: Via::MiniProgram, .. } if API_CALLS => (API, "tradePay"),
+                    Action::Wallet2RequestPayment { .. } if API_CALLS => (API, "requestPayment"),
+                    _ => ("the wallet bridge threw on ", self.op()),
+                };
+                self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), out);
             }
             (Phase::Awaiting, Input::Event(_)) => {
                 if !w.visible() {
@@ -334,8 +291,39 @@ impl<V: Clone> Run<V> {
         }
     }
 
+    /// A navigation returned, or the fallback's time-out came while
+    /// watching the page after an `open_url`: watch the page (an `open_url`
+    /// with `fallbackAfterMs`), go to the fallback (the page still shown),
+    /// or end with the navigation's status.
+    fn navigated(&mut self, w: &impl World, out: &mut impl Out<V>) {
+        let status = match self.phase {
+            Phase::Navigating(s) => s,
+            _ => Status::Opened,
+        };
+        match (&self.phase, &self.action, self.opts.fallback_after_ms) {
+            (Phase::Navigating(Status::Opened), Action::OpenUrl { .. }, Some(ms)) => {
+                self.phase = Phase::Watching;
+                self.hidden = !w.visible();
+                if w.has_document() {
+                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                }
+                out.push(Cmd::Listen(Target::Window, "pagehide".into()));
+                out.push(Cmd::Listen(Target::Window, "blur".into()));
+                out.push(Cmd::SetTimer(Timer::Fallback, ms));
+            }
+            (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
+                let url = fallback_url.clone();
+                for &(t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter() {
+                    out.push(Cmd::Unlisten(t, e.into()));
+                }
+                self.navigate(url, Status::Redirected, out);
+            }
+            _ => self.finish(PayResult::new(status, self.channel, None), None, out),
+        }
+    }
+
     fn navigate(&mut self, url: String, then: Status, out: &mut impl Out<V>) {
-        out.push(Cmd::Emit(EventType::NAVIGATING, Detail::Json(json_obj! { "url" => Json::Str(url.clone()) })));
+        out.push(said(EventType::NAVIGATING, "url", &url));
         out.push(Cmd::Navigate(url));
         self.phase = Phase::Navigating(then);
     }
