@@ -16,26 +16,22 @@ pub enum Host {
     Wallet2MiniProgram,
 }
 
+/// Every host with its name, in [`Host`]'s order.
+const HOSTS: [(&str, Host); 5] = [
+    ("browser", Host::Browser),
+    ("wallet1", Host::Wallet1),
+    ("wallet2", Host::Wallet2),
+    ("wallet1_mini_program", Host::Wallet1MiniProgram),
+    ("wallet2_mini_program", Host::Wallet2MiniProgram),
+];
+
 impl Host {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Host::Browser => "browser",
-            Host::Wallet1 => "wallet1",
-            Host::Wallet2 => "wallet2",
-            Host::Wallet1MiniProgram => "wallet1_mini_program",
-            Host::Wallet2MiniProgram => "wallet2_mini_program",
-        }
+        HOSTS[self as usize].0
     }
 
     pub fn from_name(s: &str) -> Option<Host> {
-        Some(match s {
-            "browser" => Host::Browser,
-            "wallet1" => Host::Wallet1,
-            "wallet2" => Host::Wallet2,
-            "wallet1_mini_program" => Host::Wallet1MiniProgram,
-            "wallet2_mini_program" => Host::Wallet2MiniProgram,
-            _ => return None,
-        })
+        HOSTS.iter().find(|(name, _)| *name == s).map(|&(_, h)| h)
     }
 
     pub fn is_mini_program(self) -> bool {
@@ -151,6 +147,18 @@ mod tests {
         assert_eq!(ua("Mozilla/5.0 (X11; Linux x86_64) Chrome/120"), Runtime { host: Host::Browser, mobile: false });
         assert_eq!(ua("Mozilla/5.0 NotWallet1Clientx").host, Host::Browser);
         assert!(ua("Mozilla/5.0 (Linux; Android 14)").mobile);
+    }
+
+    #[test]
+    fn host_names() {
+        for (i, &(name, host)) in HOSTS.iter().enumerate() {
+            assert_eq!(host as usize, i);
+            assert_eq!(host.as_str(), name);
+            assert_eq!(Host::from_name(name), Some(host));
+        }
+        assert_eq!(Host::from_name("Browser"), None);
+        assert_eq!(Host::from_name("wallet3"), None);
+        assert_eq!(Host::from_name(""), None);
     }
 
     #[test]
