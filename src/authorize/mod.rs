@@ -104,7 +104,7 @@ impl AuthOptions {
 
 /// An `auth_failed` error blamed on `field`.
 pub(crate) fn fail(field: &str, why: &str) -> PayError {
-    PayError::field(Code::AuthFailed, field, cat!(field, " ", why))
+    crate::error::blame(Code::AuthFailed, field, why)
 }
 
 /// The string member `key` of the parameters object (`None` when absent or
