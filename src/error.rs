@@ -288,7 +288,15 @@ pub fn cat6(a: &str, b: &str, c: &str, d: &str, e: &str, f: &str) -> String {
 /// refusal.
 #[inline(never)]
 pub(crate) fn bad_option(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, words!(field, " ", why))
+    blame(Code::InvalidOptions, field, why)
+}
+
+/// An error of `code` blamed on `field`, its message the field and why
+/// (`"code"`, `"is missing"`): the one body of [`bad_option`] and of the
+/// authorization helpers' refusals.
+#[inline(never)]
+pub(crate) fn blame(code: Code, field: &str, why: &str) -> PayError {
+    PayError::field(code, field, words!(field, " ", why))
 }
 
 /// Whether `s` holds a control character (Unicode `Cc`: U+0000 to U+001F

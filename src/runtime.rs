@@ -16,26 +16,22 @@ pub enum Host {
     Wallet2MiniProgram,
 }
 
+/// Every host with its name, in [`Host`]'s order.
+const HOSTS: [(&str, Host); 5] = [
+    ("browser", Host::Browser),
+    ("wallet1", Host::Wallet1),
+    ("wallet2", Host::Wallet2),
+    ("wallet1_mini_program", Host::Wallet1MiniProgram),
+    ("wallet2_mini_program", Host::Wallet2MiniProgram),
+];
+
 impl Host {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Host::Browser => "browser",
-            Host::Wallet1 => "wallet1",
-            Host::Wallet2 => "wallet2",
-            Host::Wallet1MiniProgram => "wallet1_mini_program",
-            Host::Wallet2MiniProgram => "wallet2_mini_program",
-        }
+        HOSTS[self as usize].0
     }
 
     pub fn from_name(s: &str) -> Option<Host> {
-        Some(match s {
-            "browser" => Host::Browser,
-            "wallet1" => Host::Wallet1,
-            "wallet2" => Host::Wallet2,
-            "wallet1_mini_program" => Host::Wallet1MiniProgram,
-            "wallet2_mini_program" => Host::Wallet2MiniProgram,
-            _ => return None,
-        })
+        HOSTS.iter().find(|(name, _)| *name == s).map(|&(_, h)| h)
     }
 
     pub fn is_mini_program(self) -> bool {
@@ -101,14 +97,10 @@ pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
 /// not preceded or followed by a letter or digit.
 fn contains_token(ua: &str, token: &str) -> bool {
     let (u, t) = (ua.as_bytes(), token.as_bytes());
-    if t.is_empty() || t.len() > u.len() {
-        return false;
-    }
-    (0..=u.len() - t.len()).any(|i| {
-        u.get(i..i + t.len()).is_some_and(|w| w.eq_ignore_ascii_case(t))
-            && u.get(i.wrapping_sub(1)).is_none_or(|c| !c.is_ascii_alphanumeric())
-            && u.get(i + t.len()).is_none_or(|c| !c.is_ascii_alphanumeric())
-    })
+    let word = |i: usize| u.get(i).is_some_and(u8::is_ascii_alphanumeric);
+    // `windows` takes no width of 0: an empty token is in no user agent.
+    !t.is_empty()
+        && u.windows(t.len()).enumerate().any(|(i, w)| w.eq_ignore_ascii_case(t) && !word(i.wrapping_sub(1)) && !word(i + t.len()))
 }
 
 impl Runtime {
@@ -155,6 +147,32 @@ mod tests {
         assert_eq!(ua("Mozilla/5.0 (X11; Linux x86_64) Chrome/120"), Runtime { host: Host::Browser, mobile: false });
         assert_eq!(ua("Mozilla/5.0 NotWallet1Clientx").host, Host::Browser);
         assert!(ua("Mozilla/5.0 (Linux; Android 14)").mobile);
+    }
+
+    #[test]
+    fn host_names() {
+        for (i, &(name, host)) in HOSTS.iter().enumerate() {
+            assert_eq!(host as usize, i);
+            assert_eq!(host.as_str(), name);
+            assert_eq!(Host::from_name(name), Some(host));
+        }
+        assert_eq!(Host::from_name("Browser"), None);
+        assert_eq!(Host::from_name("wallet3"), None);
+        assert_eq!(Host::from_name(""), None);
+    }
+
+    #[test]
+    fn token_edges() {
+        assert!(contains_token("Wallet1Client", "wallet1client"));
+        assert!(contains_token("x/Wallet1Client", "Wallet1Client"));
+        assert!(contains_token("Wallet1Client/1", "Wallet1Client"));
+        assert!(!contains_token("aWallet1Client", "Wallet1Client"));
+        assert!(!contains_token("Wallet1Client9", "Wallet1Client"));
+        assert!(!contains_token("Wallet1", "Wallet1Client"));
+        assert!(!contains_token("Wallet1Client", ""));
+        assert!(!contains_token("", ""));
+        assert!(contains_token("iPad iPad9", "iPad"));
+        assert!(!contains_token("iPad9 xiPad", "iPad"));
     }
 
     #[test]

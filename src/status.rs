@@ -12,45 +12,68 @@ pub enum Status {
     Opened,
 }
 
+/// Every status with its name, in [`Status`]'s order: the ones a wallet's
+/// answer can map to first.
+const STATUSES: [(&str, Status); 6] = [
+    ("succeeded", Status::Succeeded),
+    ("pending", Status::Pending),
+    ("cancelled", Status::Cancelled),
+    ("failed", Status::Failed),
+    ("redirected", Status::Redirected),
+    ("opened", Status::Opened),
+];
+
+/// Of [`STATUSES`], the ones a wallet's answer can map to.
+const WALLET: usize = 4;
+
 impl Status {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Succeeded => "succeeded",
-            Status::Pending => "pending",
-            Status::Cancelled => "cancelled",
-            Status::Failed => "failed",
-            Status::Redirected => "redirected",
-            Status::Opened => "opened",
-        }
+        STATUSES[self as usize].0
     }
 
     pub fn from_name(s: &str) -> Option<Status> {
-        Some(match s {
-            "redirected" => Status::Redirected,
-            "opened" => Status::Opened,
-            _ => return Status::from_wallet_name(s),
-        })
+        find(&STATUSES, s)
     }
 
     /// The statuses a wallet's answer can map to.
     pub fn from_wallet_name(s: &str) -> Option<Status> {
-        Some(match s {
-            "succeeded" => Status::Succeeded,
-            "pending" => Status::Pending,
-            "cancelled" => Status::Cancelled,
-            "failed" => Status::Failed,
-            _ => return None,
-        })
+        find(&STATUSES[..WALLET], s)
     }
 
     pub(crate) fn message(self) -> &'static str {
-        match self {
-            Status::Succeeded => "the wallet reported the payment as paid; confirm it on your server",
-            Status::Pending => "the wallet reported the payment as in progress; ask your server for its state",
-            Status::Cancelled => "the user cancelled the payment",
-            Status::Failed => "the wallet reported the payment as failed",
-            Status::Redirected => "the page is navigating to the payment page",
-            Status::Opened => "the wallet app was asked to open",
+        MESSAGES[self as usize]
+    }
+}
+
+/// What each status tells the page, in [`Status`]'s order.
+const MESSAGES: [&str; 6] = [
+    "the wallet reported the payment as paid; confirm it on your server",
+    "the wallet reported the payment as in progress; ask your server for its state",
+    "the user cancelled the payment",
+    "the wallet reported the payment as failed",
+    "the page is navigating to the payment page",
+    "the wallet app was asked to open",
+];
+
+fn find(table: &[(&str, Status)], s: &str) -> Option<Status> {
+    table.iter().find(|(name, _)| *name == s).map(|&(_, st)| st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_in_the_enum_order() {
+        for (i, &(name, st)) in STATUSES.iter().enumerate() {
+            assert_eq!(st as usize, i);
+            assert_eq!(st.as_str(), name);
+            assert_eq!(Status::from_name(name), Some(st));
+            assert_eq!(Status::from_wallet_name(name).is_some(), i < WALLET);
         }
+        assert_eq!(Status::from_wallet_name("redirected"), None);
+        assert_eq!(Status::from_name("Succeeded"), None);
+        assert_eq!(Status::Cancelled.message(), "the user cancelled the payment");
+        assert_eq!(Status::Opened.message(), "the wallet app was asked to open");
     }
 }

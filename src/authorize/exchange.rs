@@ -156,7 +156,7 @@ impl Wallet1Token {
 }
 
 fn undecodable(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidResponse, field, cat!(field, " ", why))
+    crate::error::blame(Code::InvalidResponse, field, why)
 }
 
 fn answer_str<'a>(v: &'a Json, key: &str) -> Result<&'a str> {

@@ -31,6 +31,7 @@ pub use exchange::{
 };
 pub use page::wallet1_page_url;
 
+pub(crate) use crate::error::bad_option as bad;
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
 use crate::prelude::*;
@@ -103,12 +104,7 @@ impl AuthOptions {
 
 /// An `auth_failed` error blamed on `field`.
 pub(crate) fn fail(field: &str, why: &str) -> PayError {
-    PayError::field(Code::AuthFailed, field, cat!(field, " ", why))
-}
-
-/// An `invalid_options` error blamed on `field`.
-pub(crate) fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
+    crate::error::blame(Code::AuthFailed, field, why)
 }
 
 /// The string member `key` of the parameters object (`None` when absent or

@@ -14,7 +14,8 @@
 //! Pure: every input is a [`Json`] value, every answer one too. Bad input is
 //! `invalid_options`, blamed on the field.
 
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::bad_option as bad;
+use crate::error::{cat, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
@@ -37,10 +38,6 @@ pub const APP_PARAMETER_KEY: &str = "appParameter";
 /// The page method the return-to-app button calls when the app cannot be
 /// opened (`binderror`).
 pub const LAUNCH_ERROR_HANDLER: &str = "onLaunchAppError";
-
-fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
-}
 
 fn object<'a>(v: &'a Json, field: &str) -> Result<&'a Json> {
     if v.as_obj().is_some() {

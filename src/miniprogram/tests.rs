@@ -2,6 +2,7 @@
 //! button, the launch and authorization requests.
 
 use super::*;
+use crate::error::Code;
 use crate::json::parse;
 
 fn j(t: &str) -> Json {
