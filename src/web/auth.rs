@@ -16,7 +16,7 @@ use super::error::to_js as err;
 use super::runs::{Client, Flow};
 use super::table::begin;
 use super::transport::Transport;
-use crate::error::{cat, u64_str, Code, PayError};
+use crate::error::{bad_option, cat, u64_str, Code, PayError};
 use crate::json::Json;
 use crate::perform::verify::MAX_TIMER_MS;
 use crate::perform::VerifyRun;
@@ -35,10 +35,6 @@ pub const DEFAULT_REQUEST_TIMEOUT_MS: u32 = 15_000;
 #[wasm_bindgen(skip_typescript)]
 pub struct AuthClient {
     inner: Rc<Client>,
-}
-
-fn bad_option(field: &str, message: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat!(field, " ", message))
 }
 
 /// An optional whole number from `min` to `max` under `field` (`undefined`

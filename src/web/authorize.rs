@@ -17,7 +17,7 @@ use super::runs::{Flow, Hooks};
 use super::table::begin;
 use crate::authorize::once::{self, Record};
 use crate::authorize::{self as auth, AuthCallback};
-use crate::error::{cat, Code, PayError, Result};
+use crate::error::{bad_option as bad, Code, PayError, Result};
 use crate::json::Json;
 use crate::perform::CardnetRun;
 use crate::prelude::*;
@@ -106,10 +106,6 @@ pub fn read_wallet1_token(answer: JsValue) -> Js {
 #[wasm_bindgen(js_name = readWallet2Openid, skip_typescript)]
 pub fn read_wallet2_openid(answer: JsValue) -> Js {
     answer_from(&answer).and_then(|a| auth::read_wallet2_openid(&a)).map(|s| JsValue::from_str(&s)).map_err(|e| err(&e))
-}
-
-fn bad(field: &str, why: &str) -> PayError {
-    PayError::field(Code::InvalidOptions, field, cat!(field, " ", why))
 }
 
 /// `now`: absent means `Date.now()`; otherwise ms since the epoch.
