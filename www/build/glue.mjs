@@ -21,6 +21,8 @@
 //   lazy-text       the encoder and decoder made at first use, not at import
 //   handle-error    the imports that may throw, each one function
 //   casts           the number cast and the drop as the glue's helpers
+//   one-view        a string read through the byte view's helper; the drop
+//                   written inside takeObject, its one caller
 //   bindings        every export as one object (`--bindings`)
 
 import { readFileSync } from "node:fs";
@@ -221,6 +223,35 @@ export const REWRITES = [
       js = js.replace(/^export function (\$\d+)\(arg0\) \{\n {4}takeObject\(arg0\);\n\}$/gm, (_, fn) => `export const ${fn} = takeObject;`);
       const drop = ctx.imports.get("__wbindgen_object_drop_ref");
       if (drop && !js.includes(`export const ${drop} = takeObject;`)) fail("the drop has another body");
+      return js;
+    },
+  },
+  {
+    // wasm-bindgen writes the view of `len` bytes at `ptr` twice: in
+    // getArrayU8FromWasm0 and again inside getStringFromWasm0. Where the
+    // glue has both, the string is read through the first. Its dropObject
+    // has one caller, takeObject, which does the drop itself.
+    name: "one-view",
+    phase: "after",
+    expects:
+      "`function getStringFromWasm0(ptr, len) {` `ptr = ptr >>> 0;` `return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));`, " +
+      "`function dropObject(idx) {` `if (idx < 1028) return;` `heap[idx] = heap_next;` `heap_next = idx;`, called only by " +
+      "`function takeObject(idx) {` `const ret = getObject(idx);` `dropObject(idx);` `return ret;`",
+    apply(js, ctx, fail) {
+      const string =
+        "function getStringFromWasm0(ptr, len) {\n    ptr = ptr >>> 0;\n    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));\n}";
+      if (js.includes("function getStringFromWasm0") && js.includes("function getArrayU8FromWasm0")) {
+        if (!js.includes(string)) fail("getStringFromWasm0 has another body");
+        js = js.replace(string, "function getStringFromWasm0(ptr, len) {\n    return decodeText(getArrayU8FromWasm0(ptr, len));\n}");
+      }
+      const drop = "function dropObject(idx) {\n    if (idx < 1028) return;\n    heap[idx] = heap_next;\n    heap_next = idx;\n}\n";
+      const take = "function takeObject(idx) {\n    const ret = getObject(idx);\n    dropObject(idx);\n    return ret;\n}";
+      if (js.includes("dropObject")) {
+        if (!js.includes(drop) || !js.includes(take) || js.split("dropObject(").length !== 3) fail("dropObject has another body or other callers");
+        js = js
+          .replace(drop, "")
+          .replace(take, "function takeObject(idx) {\n    const ret = getObject(idx);\n    if (idx >= 1028) {\n        heap[idx] = heap_next;\n        heap_next = idx;\n    }\n    return ret;\n}");
+      }
       return js;
     },
   },
