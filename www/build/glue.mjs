@@ -266,7 +266,10 @@ export const REWRITES = [
     expects: "exports written `export function NAME`, `export class NAME` or `export const NAME`",
     apply(js, ctx, fail) {
       if (!ctx.bindings) return js;
-      const names = [...js.matchAll(/^export (?:function|class|const) ([\w$]+)/gm)].map((m) => m[1]);
+      // An export that is another name of a helper (`export const $0 =
+      // takeObject;`) is written as that helper's name in the object, so
+      // that a bundle needs no variable for the other name.
+      const names = [...js.matchAll(/^export (?:function|class|const) ([\w$]+)(?: = ([\w$]+);$)?/gm)].map((m) => (m[2] ? `${m[1]}: ${m[2]}` : m[1]));
       if (names.length === 0) fail("it exports nothing");
       return js + `\n/** Every export above, as one object (www/build/short-names.mjs). */\nexport const bindings = { ${names.join(", ")} };\n`;
     },
