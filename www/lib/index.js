@@ -137,14 +137,8 @@ export function ready(options) {
  */
 function whenLoaded(which, load, call) {
   const m = modules[which];
-  if (m !== null) {
-    try {
-      return call(m.bg);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-  return load().then(() => call(modules[which].bg));
+  // Called in the executor, now: what it throws rejects.
+  return m ? new Promise((settle) => settle(call(m.bg))) : load().then(() => call(modules[which].bg));
 }
 
 /**
