@@ -83,6 +83,8 @@ test("each rewrite that finds its subject in another shape throws, naming itself
     snippets: 'import { a } from "./snippets/x/inline0.js";\n',
     // An export reached by a computed name.
     "export-names": "export function f() {\n    return wasm.__payStep();\n}\n",
+    // The drop with a check of another bound.
+    "one-view": "function dropObject(idx) {\n    if (idx < 132) return;\n    heap[idx] = heap_next;\n    heap_next = idx;\n}\n",
   };
   for (const [name, js] of Object.entries(shapes)) {
     const phase = REWRITES.find((r) => r.name === name).phase;
@@ -117,4 +119,19 @@ test("every rewrite is named and says what it expects; no other build step edits
   const given = [...makefile.matchAll(/node www\/build\/([\w-]+\.mjs)([^\n]*)/g)].filter((m) => /_bg\.js\b/.test(m[2])).map((m) => m[1]);
   assert.deepEqual([...new Set(given)], ["short-names.mjs"]);
   assert.doesNotMatch(readFileSync(script, "utf8"), /\.replace(All)?\(/, "short-names.mjs edits the glue's text itself");
+});
+
+test("one-view: a string is read through the byte view's helper, and takeObject drops what it takes itself", () => {
+  const js = [
+    "function dropObject(idx) {\n    if (idx < 1028) return;\n    heap[idx] = heap_next;\n    heap_next = idx;\n}\n",
+    "function getArrayU8FromWasm0(ptr, len) {\n    ptr = ptr >>> 0;\n    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);\n}\n",
+    "function getStringFromWasm0(ptr, len) {\n    ptr = ptr >>> 0;\n    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));\n}\n",
+    "function takeObject(idx) {\n    const ret = getObject(idx);\n    dropObject(idx);\n    return ret;\n}\n",
+  ].join("\n");
+  const out = REWRITES.find((r) => r.name === "one-view").apply(js, ctx(), (found) => assert.fail(found));
+  assert.doesNotMatch(out, /dropObject/);
+  assert.match(out, /function getStringFromWasm0\(ptr, len\) \{\n {4}return decodeText\(getArrayU8FromWasm0\(ptr, len\)\);\n\}/);
+  // The same behaviour: a handle below the fixed ones stays, one above is freed.
+  const run = new Function(`let heap = [0, 1], heap_next = 7; const getObject = (i) => heap[i];\n${out}\nheap[2000] = "x"; const a = takeObject(2000); const b = takeObject(1);\nreturn [a, b, heap[2000], heap_next, heap[1]];`);
+  assert.deepEqual(run(), ["x", 1, 7, 2000, 1]);
 });

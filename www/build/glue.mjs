@@ -21,6 +21,8 @@
 //   lazy-text       the encoder and decoder made at first use, not at import
 //   handle-error    the imports that may throw, each one function
 //   casts           the number cast and the drop as the glue's helpers
+//   one-view        a string read through the byte view's helper; the drop
+//                   written inside takeObject, its one caller
 //   bindings        every export as one object (`--bindings`)
 
 import { readFileSync } from "node:fs";
@@ -225,6 +227,35 @@ export const REWRITES = [
     },
   },
   {
+    // wasm-bindgen writes the view of `len` bytes at `ptr` twice: in
+    // getArrayU8FromWasm0 and again inside getStringFromWasm0. Where the
+    // glue has both, the string is read through the first. Its dropObject
+    // has one caller, takeObject, which does the drop itself.
+    name: "one-view",
+    phase: "after",
+    expects:
+      "`function getStringFromWasm0(ptr, len) {` `ptr = ptr >>> 0;` `return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));`, " +
+      "`function dropObject(idx) {` `if (idx < 1028) return;` `heap[idx] = heap_next;` `heap_next = idx;`, called only by " +
+      "`function takeObject(idx) {` `const ret = getObject(idx);` `dropObject(idx);` `return ret;`",
+    apply(js, ctx, fail) {
+      const string =
+        "function getStringFromWasm0(ptr, len) {\n    ptr = ptr >>> 0;\n    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));\n}";
+      if (js.includes("function getStringFromWasm0") && js.includes("function getArrayU8FromWasm0")) {
+        if (!js.includes(string)) fail("getStringFromWasm0 has another body");
+        js = js.replace(string, "function getStringFromWasm0(ptr, len) {\n    return decodeText(getArrayU8FromWasm0(ptr, len));\n}");
+      }
+      const drop = "function dropObject(idx) {\n    if (idx < 1028) return;\n    heap[idx] = heap_next;\n    heap_next = idx;\n}\n";
+      const take = "function takeObject(idx) {\n    const ret = getObject(idx);\n    dropObject(idx);\n    return ret;\n}";
+      if (js.includes("dropObject")) {
+        if (!js.includes(drop) || !js.includes(take) || js.split("dropObject(").length !== 3) fail("dropObject has another body or other callers");
+        js = js
+          .replace(drop, "")
+          .replace(take, "function takeObject(idx) {\n    const ret = getObject(idx);\n    if (idx >= 1028) {\n        heap[idx] = heap_next;\n        heap_next = idx;\n    }\n    return ret;\n}");
+      }
+      return js;
+    },
+  },
+  {
     // With --bindings (the glues bundled into an entry), every export of
     // the glue also as one plain object, which the entry hands to the
     // module as its imports and calls the exports through. A bundler
@@ -235,7 +266,10 @@ export const REWRITES = [
     expects: "exports written `export function NAME`, `export class NAME` or `export const NAME`",
     apply(js, ctx, fail) {
       if (!ctx.bindings) return js;
-      const names = [...js.matchAll(/^export (?:function|class|const) ([\w$]+)/gm)].map((m) => m[1]);
+      // An export that is another name of a helper (`export const $0 =
+      // takeObject;`) is written as that helper's name in the object, so
+      // that a bundle needs no variable for the other name.
+      const names = [...js.matchAll(/^export (?:function|class|const) ([\w$]+)(?: = ([\w$]+);$)?/gm)].map((m) => (m[2] ? `${m[1]}: ${m[2]}` : m[1]));
       if (names.length === 0) fail("it exports nothing");
       return js + `\n/** Every export above, as one object (www/build/short-names.mjs). */\nexport const bindings = { ${names.join(", ")} };\n`;
     },

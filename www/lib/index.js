@@ -31,9 +31,6 @@ function failed(e) {
   return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e} (a mini-program imports paybridge/miniprogram)`, "not_ready", "wasm", undefined, e);
 }
 
-let payLoading = null;
-let fullLoading = null;
-
 /** The payment module's bytes: decoded, then inflated by the platform, or by
  * fflate (./inflate.js, fetched only then) where it has no DecompressionStream. */
 async function embedded() {
@@ -82,45 +79,45 @@ function carried(bytes) {
   }
 }
 
+// Each module's loading, `pay` and `full`: kept while it is under way or
+// done, dropped when it fails, so that a later call tries again.
+const loading = {};
+
 // The generated bindings serve one instance each: once a module is linked
-// (by any copy of this entry), it is never loaded again.
-function loadPay(src) {
-  if (!payLoading && modules.pay) payLoading = Promise.resolve();
-  if (!payLoading) {
-    // The bytes carried here, compiled and linked as soon as they are
-    // inflated, or instantiated asynchronously where the runtime refuses
-    // to compile on its main thread; or a module from where ready({ wasm })
-    // says, loaded by full.js, which ready() fetches anyway.
-    const from =
-      src === undefined
-        ? embedded().then((bytes) => carried(bytes) || WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance)))
-        : import("./full.js").then((m) => m.instantiate(src, imports)).then(linked);
-    payLoading = from.catch((e) => {
-      payLoading = null;
-      throw failed(e);
-    });
-  }
-  return payLoading;
+// (by any copy of this entry), it is never loaded again. `start()` runs a
+// turn later, so that a bundler's chunk loading that throws at once (a
+// mini-program build of this entry, which has no document) rejects, as
+// any failure does.
+function load(which, start) {
+  return (loading[which] ||= modules[which]
+    ? Promise.resolve()
+    : Promise.resolve()
+        .then(start)
+        .catch((e) => {
+          loading[which] = null;
+          throw e instanceof PayError ? e : failed(e);
+        }));
 }
 
-function loadFull(src) {
-  if (!fullLoading && modules.full) fullLoading = Promise.resolve();
-  if (!fullLoading) {
-    // A bundler's chunk loading may throw at once (a mini-program build
-    // of this entry, which has no document): a rejection, as any failure.
-    fullLoading = Promise.resolve()
-      .then(() => import("./full.js"))
+// The bytes carried here, compiled and linked as soon as they are
+// inflated, or instantiated asynchronously where the runtime refuses to
+// compile on its main thread; or a module from where ready({ wasm }) says,
+// loaded by full.js, which ready() fetches anyway.
+const loadPay = (src) =>
+  load("pay", () =>
+    src === undefined
+      ? embedded().then((bytes) => carried(bytes) || WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance)))
+      : import("./full.js").then((m) => m.instantiate(src, imports)).then(linked),
+  );
+
+const loadFull = (src) =>
+  load("full", () =>
+    import("./full.js")
       .then((m) => m.load(src, drive, onEventOf))
       .then(([bg, instance]) => {
         if (!modules.full) modules.full = link(bg, instance.exports);
-      })
-      .catch((e) => {
-        fullLoading = null;
-        throw e instanceof PayError ? e : failed(e);
-      });
-  }
-  return fullLoading;
-}
+      }),
+  );
 
 /**
  * Loads both modules once; later calls return the same promise.
@@ -140,14 +137,8 @@ export function ready(options) {
  */
 function whenLoaded(which, load, call) {
   const m = modules[which];
-  if (m !== null) {
-    try {
-      return call(m.bg);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-  return load().then(() => call(modules[which].bg));
+  // Called in the executor, now: what it throws rejects.
+  return m ? new Promise((settle) => settle(call(m.bg))) : load().then(() => call(modules[which].bg));
 }
 
 /**
