@@ -94,6 +94,10 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
         Feed::Threw => Input::Threw(v),
         Feed::Event => Input::Event(v.text().unwrap_or_default()),
         Feed::Timer => Input::Timer(Timer::of(env::num(&v) as u32)?),
+        // Fed only after a mini-program API call, which the browser's
+        // payment module never makes (perform::API_CALLS): its bridge
+        // calls back `Success` alone.
+        Feed::Fail | Feed::Complete if !crate::perform::API_CALLS => return None,
         f @ (Feed::Success | Feed::Fail | Feed::Complete) => {
             let which = match f {
                 Feed::Success => Callback::Success,
