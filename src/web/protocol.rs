@@ -252,7 +252,11 @@ pub fn write(op: Op, a: &JsValue, b: &JsValue, c: &JsValue, d: &JsValue) -> JsVa
 /// `raw`.
 fn answer_of(raw: &JsValue) -> Json {
     let mut read = Vec::new();
-    for &k in ["resultCode", "error", "errorMessage", "err_msg", "errMsg"].iter() {
+    // The bridges' answers' members; the mini-program API's too where the
+    // build calls it (perform::API_CALLS).
+    let keys: &[&str] =
+        if crate::perform::API_CALLS { &["resultCode", "error", "errorMessage", "err_msg", "errMsg"] } else { &["resultCode", "err_msg"] };
+    for &k in keys {
         if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
             if !v.is_null() {
                 Json::put(&mut read, k, v);
