@@ -115,7 +115,9 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
-/// The event `kind` with one string member as its detail, `{ key: value }`.
+/// The event `kind` with one string member as its detail, `{ key: value }`;
+/// out of line, one copy for the run's every event of that form.
+#[inline(never)]
 fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
     Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
 }
