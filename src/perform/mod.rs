@@ -350,6 +350,8 @@ impl<V: Clone> Run<V> {
         out.push(Cmd::Done(Box::new((result, raw))));
     }
 
+    /// Ends the run with `e`; out of line, one copy for its every refusal.
+    #[inline(never)]
     fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
         out.push(Cmd::Fail(e, cause, None));
