@@ -178,7 +178,7 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
         // Each made by one kind of build (perform::CONFIRM_HERE).
         Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
         Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
-        Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(r), n(t)),
+        Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(&r), n(t)),
         // The full module's other awaited calls, which its runs write
         // themselves (web/runs.rs).
         #[cfg(feature = "web-extra")]
@@ -192,7 +192,7 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
         Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(&e, &cause), u(), u(), u()),
         Cmd::Preload => (Op::Preload, u(), u(), u(), u()),
         Cmd::HandOff(r, ms) => {
-            let hint = with_raw(r);
+            let hint = with_raw(&r);
             let e = err(&PayError::field(
                 Code::ConfirmFailed,
                 "confirm",
@@ -201,14 +201,14 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
             set(&e, "result", &hint);
             (Op::HandOff, hint, n(ms), e, u())
         }
-        Cmd::Done(r) => (Op::Resolve, with_raw(r), s(EventType::RESULT.as_str()), u(), u()),
+        Cmd::Done(r) => (Op::Resolve, with_raw(&r), s(EventType::RESULT.as_str()), u(), u()),
         Cmd::Fail(e, cause, result) => {
             let error = match cause {
                 Some(t) => from_thrown(&e, &t),
                 None => err(&e),
             };
             if let Some(r) = result {
-                set(&error, "result", &with_raw(r));
+                set(&error, "result", &with_raw(&r));
             }
             (Op::Reject, error, u(), u(), u())
         }
@@ -269,8 +269,7 @@ fn answer_of(raw: &JsValue) -> Json {
 /// `result` as the page sees it, with the wallet's own answer as `raw`:
 /// the members [`PayResult::to_json`] names, in its order, written
 /// straight onto the page's object (no tree built first to be converted).
-fn with_raw(r: Box<(PayResult, Option<JsValue>)>) -> JsValue {
-    let (result, raw) = *r;
+fn with_raw((result, raw): &(PayResult, Option<JsValue>)) -> JsValue {
     let out: JsValue = js_sys::Object::new().into();
     let s = |x: &str| JsValue::from_str(x);
     set(&out, "status", &s(result.status.as_str()));
@@ -280,8 +279,8 @@ fn with_raw(r: Box<(PayResult, Option<JsValue>)>) -> JsValue {
         set(&out, "code", &s(c));
     }
     set(&out, "message", &s(&result.message));
-    if let Some(raw) = raw.filter(|r| env::kind(r) != env::kind::UNDEFINED) {
-        set(&out, "raw", &raw);
+    if let Some(raw) = raw.as_ref().filter(|r| env::kind(r) != env::kind::UNDEFINED) {
+        set(&out, "raw", raw);
     }
     out
 }
