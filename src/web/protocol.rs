@@ -207,7 +207,9 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
                 Some(t) => from_thrown(&e, &t),
                 None => err(&e),
             };
-            if let Some(r) = result {
+            // A result only after `confirm` failed, in the builds that
+            // await it (perform::CONFIRM_HERE).
+            if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
                 set(&error, "result", &with_raw(&r));
             }
             (Op::Reject, error, u(), u(), u())
