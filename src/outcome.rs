@@ -27,6 +27,8 @@ impl PayResult {
         PayResult { status, channel: channel.to_string(), verified: false, code, message: status.message().to_string() }
     }
 
+    /// The result as JSON; the wasm edge writes the same members, in this
+    /// order, onto the page's object (`web/protocol.rs`).
     pub fn to_json(&self) -> Json {
         let mut m = Vec::new();
         Json::put(&mut m, "status", Json::str(self.status.as_str()));

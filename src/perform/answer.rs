@@ -27,7 +27,9 @@ impl<V: Clone> Run<V> {
                 let (status, code) = match (&self.action, which) {
                     (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(&a),
                     (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, &a),
-                    (_, Callback::Success) => outcome::wallet1_result(p, &a),
+                    // The bridge's one callback (the only one the
+                    // browser's payment module is fed), or the API's `success`.
+                    (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, &a),
                     _ => outcome::wallet1_fail(p, &a),
                 };
                 (status, code, Some(raw))

@@ -71,17 +71,17 @@ impl<V: Clone> Run<V> {
     /// The bridge is there: call it.
     fn ready(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
-        let bridge = event_names(&self.opts, wallet).0.to_string();
-        out.push(said(EventType::BRIDGE_READY, "bridge", &bridge));
+        let bridge = event_names(&self.opts, wallet).0;
+        out.push(said(EventType::BRIDGE_READY, "bridge", bridge));
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
-        if !w.has_method(&bridge, method) {
-            let msg = cat!("the wallet bridge ", &bridge, " has no ", method, " method");
+        if !w.has_method(bridge, method) {
+            let msg = cat!("the wallet bridge ", bridge, " has no ", method, " method");
             return self.fail(PayError::new(Code::BridgeError, msg), None, out);
         }
-        let op = self.op().to_string();
-        let params = self.params();
-        out.push(said(EventType::CALLED, "method", &op));
-        out.push(Cmd::CallBridge(Box::new(BridgeCall { bridge, method, op, params })));
+        let op = self.op();
+        out.push(said(EventType::CALLED, "method", op));
+        let call = BridgeCall { bridge: bridge.to_string(), method, op: op.to_string(), params: self.params() };
+        out.push(Cmd::CallBridge(Box::new(call)));
         self.phase = Phase::Calling;
     }
 

@@ -115,9 +115,17 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
-/// The event `kind` with one string member as its detail, `{ key: value }`.
+/// The event `kind` with one string member as its detail, `{ key: value }`;
+/// out of line, one copy for the run's every event of that form.
+#[inline(never)]
 fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
     Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
+}
+
+/// Goes to `url`: the event `navigating`, then the navigation.
+fn navigate<V>(url: &str, out: &mut impl Out<V>) {
+    out.push(said(EventType::NAVIGATING, "url", url));
+    out.push(Cmd::Navigate(url.to_string()));
 }
 
 /// Where the core's commands go, in order: a `Vec` (the host tests) or the
@@ -219,12 +227,13 @@ impl<V: Clone> Run<V> {
     fn begin(&mut self, w: &impl World, out: &mut impl Out<V>) {
         // Navigate, wait for the bridge, or call the mini-program API.
         let (url, then) = match &self.action {
-            Action::Redirect { url } => (url.clone(), Status::Redirected),
-            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => (url.clone(), Status::Opened),
+            Action::Redirect { url } => (url, Status::Redirected),
+            Action::OpenUrl { url, .. } | Action::OpenMiniProgram { url } => (url, Status::Opened),
             Action::Wallet1TradePay { via: Via::Bridge, .. } | Action::Wallet2BridgePay { .. } => return self.wait(w, out),
             Action::Wallet1TradePay { via: Via::MiniProgram, .. } | Action::Wallet2RequestPayment { .. } => return self.call_api(w, out),
         };
-        self.navigate(url, then, out)
+        navigate(url, out);
+        self.phase = Phase::Navigating(then);
     }
 
     /// Answers one input. Inputs after the end change nothing.
@@ -312,20 +321,14 @@ impl<V: Clone> Run<V> {
                 out.push(Cmd::SetTimer(Timer::Fallback, ms));
             }
             (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
-                let url = fallback_url.clone();
                 for &(t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter() {
                     out.push(Cmd::Unlisten(t, e.into()));
                 }
-                self.navigate(url, Status::Redirected, out);
+                navigate(fallback_url, out);
+                self.phase = Phase::Navigating(Status::Redirected);
             }
             _ => self.finish(PayResult::new(status, self.channel, None), None, out),
         }
-    }
-
-    fn navigate(&mut self, url: String, then: Status, out: &mut impl Out<V>) {
-        out.push(said(EventType::NAVIGATING, "url", &url));
-        out.push(Cmd::Navigate(url));
-        self.phase = Phase::Navigating(then);
     }
 
     /// The bridge call's name (`tradePay`, or the profile's wallet2 method).
@@ -348,6 +351,8 @@ impl<V: Clone> Run<V> {
         out.push(Cmd::Done(Box::new((result, raw))));
     }
 
+    /// Ends the run with `e`; out of line, one copy for its every refusal.
+    #[inline(never)]
     fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
         out.push(Cmd::Fail(e, cause, None));

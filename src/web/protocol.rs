@@ -94,6 +94,10 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
         Feed::Threw => Input::Threw(v),
         Feed::Event => Input::Event(v.text().unwrap_or_default()),
         Feed::Timer => Input::Timer(Timer::of(env::num(&v) as u32)?),
+        // Fed only after a mini-program API call, which the browser's
+        // payment module never makes (perform::API_CALLS): its bridge
+        // calls back `Success` alone.
+        Feed::Fail | Feed::Complete if !crate::perform::API_CALLS => return None,
         f @ (Feed::Success | Feed::Fail | Feed::Complete) => {
             let which = match f {
                 Feed::Success => Callback::Success,
@@ -203,7 +207,9 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
                 Some(t) => from_thrown(&e, &t),
                 None => err(&e),
             };
-            if let Some(r) = result {
+            // A result only after `confirm` failed, in the builds that
+            // await it (perform::CONFIRM_HERE).
+            if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
                 set(&error, "result", &with_raw(&r));
             }
             (Op::Reject, error, u(), u(), u())
@@ -248,7 +254,11 @@ pub fn write(op: Op, a: &JsValue, b: &JsValue, c: &JsValue, d: &JsValue) -> JsVa
 /// `raw`.
 fn answer_of(raw: &JsValue) -> Json {
     let mut read = Vec::new();
-    for &k in ["resultCode", "error", "errorMessage", "err_msg", "errMsg"].iter() {
+    // The bridges' answers' members; the mini-program API's too where the
+    // build calls it (perform::API_CALLS).
+    let keys: &[&str] =
+        if crate::perform::API_CALLS { &["resultCode", "error", "errorMessage", "err_msg", "errMsg"] } else { &["resultCode", "err_msg"] };
+    for &k in keys {
         if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
             if !v.is_null() {
                 Json::put(&mut read, k, v);
@@ -258,9 +268,19 @@ fn answer_of(raw: &JsValue) -> Json {
     Json::Obj(read)
 }
 
-/// `result` as the page sees it, with the wallet's own answer as `raw`.
+/// `result` as the page sees it, with the wallet's own answer as `raw`:
+/// the members [`PayResult::to_json`] names, in its order, written
+/// straight onto the page's object (no tree built first to be converted).
 fn with_raw((result, raw): &(PayResult, Option<JsValue>)) -> JsValue {
-    let out = to_js(&result.to_json());
+    let out: JsValue = js_sys::Object::new().into();
+    let s = |x: &str| JsValue::from_str(x);
+    set(&out, "status", &s(result.status.as_str()));
+    set(&out, "channel", &s(&result.channel));
+    set(&out, "verified", &JsValue::from_bool(result.verified));
+    if let Some(c) = &result.code {
+        set(&out, "code", &s(c));
+    }
+    set(&out, "message", &s(&result.message));
     if let Some(raw) = raw.as_ref().filter(|r| env::kind(r) != env::kind::UNDEFINED) {
         set(&out, "raw", raw);
     }
