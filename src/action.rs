@@ -124,9 +124,7 @@ impl Options {
                 return Err(bad("miniProgram", "must be an object { appId, page? }"));
             }
             let app_id = match m.get("appId") {
-                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') => {
-                    s.clone()
-                }
+                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && crate::error::word(s.as_bytes(), b"_") => s.clone(),
                 _ => return Err(bad("miniProgram.appId", "must be the mini-program's id (letters, digits and _, at most 64)")),
             };
             let page = match m.get("page") {

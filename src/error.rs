@@ -308,6 +308,14 @@ pub fn has_control(s: &str) -> bool {
     b.iter().enumerate().any(|(i, &c)| c < 0x20 || c == 0x7f || (c == 0xc2 && matches!(b.get(i + 1), Some(0x80..=0x9f))))
 }
 
+/// Whether every byte of `b` is an ASCII letter or digit or one of
+/// `extra`: the one walk of the identifiers, tokens and ids that the
+/// profile, the options and the helpers check.
+#[inline(never)]
+pub fn word(b: &[u8], extra: &[u8]) -> bool {
+    b.iter().all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
+}
+
 /// Writes an unsigned integer in decimal (no formatting machinery).
 pub fn push_u64(out: &mut String, n: u64) {
     // Highest power of ten in `n` first: no buffer, so no index to check.
@@ -348,6 +356,14 @@ mod tests {
         // A C2 lead byte at the very end of a check is never read past.
         assert!(!has_control("\u{a0}"));
         assert!(has_control("x\u{9f}"));
+    }
+
+    #[test]
+    fn word_is_ascii_letters_digits_and_the_extra_bytes() {
+        for b in 0..=255u8 {
+            assert_eq!(word(&[b], b"_$"), b.is_ascii_alphanumeric() || b == b'_' || b == b'$', "{b}");
+        }
+        assert!(word(b"", b"") && word(b"aZ09", b"") && !word(b"a-b", b"_") && !word("é".as_bytes(), b""));
     }
 
     #[test]

@@ -137,7 +137,7 @@ pub(crate) fn params_obj(params: &Json) -> Result<&Json> {
 /// A provider's application id: 1 to 64 letters, digits, `_`, `-` or `.`.
 pub(crate) fn app_id(params: &Json) -> Result<&str> {
     let v = req_str(params, "appId", Code::InvalidOptions)?;
-    if v.len() <= 64 && v.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')) {
+    if v.len() <= 64 && crate::error::word(v.as_bytes(), b"_-.") {
         Ok(v)
     } else {
         Err(bad("appId", "must be the provider's application id (1 to 64 letters, digits, _ - .)"))
@@ -147,7 +147,7 @@ pub(crate) fn app_id(params: &Json) -> Result<&str> {
 /// A `state`: 8 to 128 unreserved URL characters (`A-Z a-z 0-9 - . _ ~`),
 /// so that it needs no encoding and compares exactly after any decoder.
 pub fn valid_state(s: &str) -> bool {
-    (8..=128).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
+    (8..=128).contains(&s.len()) && crate::error::word(s.as_bytes(), b"-._~")
 }
 
 pub(crate) const STATE_RULE: &str = "must be 8 to 128 characters of A-Z a-z 0-9 - . _ ~ (newState() makes one)";

@@ -133,7 +133,7 @@ fn original_id<'a>(p: &'a Json, profile: &Profile) -> Result<&'a str> {
         Some(other) => return Err(bad("userName", &cat!("must be a string, not ", other.kind()))),
     };
     let rest = v.strip_prefix(prefix).ok_or_else(rule)?;
-    if rest.is_empty() || rest.len() > 64 || !rest.bytes().all(|b| b.is_ascii_alphanumeric()) {
+    if rest.is_empty() || rest.len() > 64 || !crate::error::word(rest.as_bytes(), b"") {
         return Err(rule());
     }
     Ok(v)
@@ -144,12 +144,7 @@ fn original_id<'a>(p: &'a Json, profile: &Profile) -> Result<&'a str> {
 fn page_path(v: &str) -> bool {
     let body = v.strip_prefix('/').unwrap_or(v);
     !body.is_empty()
-        && body.split('/').all(|seg| {
-            !seg.is_empty()
-                && seg != "."
-                && seg != ".."
-                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-        })
+        && body.split('/').all(|seg| !seg.is_empty() && seg != "." && seg != ".." && crate::error::word(seg.as_bytes(), b"_-."))
 }
 
 /// A query value as text: strings as they are, whole numbers in decimal,

@@ -2,7 +2,7 @@
 //! schemes (never one that loads or runs content), https addresses,
 //! fragments.
 
-use crate::error::why;
+use crate::error::{why, word};
 use crate::safe_url;
 
 /// What a profile string must look like.
@@ -30,10 +30,10 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
         return Err(why!("must be 1 to 128 characters"));
     }
     let b = v.as_bytes();
-    let token = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'/' | b'-');
+    let token = |b: &[u8]| word(b, b"_.:/-");
     match kind {
         Kind::Ident => {
-            let ok = !b[0].is_ascii_digit() && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'$');
+            let ok = !b[0].is_ascii_digit() && word(b, b"_$");
             if ok {
                 Ok(())
             } else {
@@ -41,7 +41,7 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
             }
         }
         Kind::Token => {
-            if b.iter().all(token) {
+            if token(b) {
                 Ok(())
             } else {
                 Err(why!("may hold only letters, digits and _ . : / -"))
@@ -60,7 +60,7 @@ pub(super) fn valid(kind: Kind, v: &str, loopback: bool) -> core::result::Result
         }
         Kind::Url => safe_url::check_shape(v, loopback).map(|_| ()),
         Kind::Fragment => {
-            if b.len() > 1 && b.first() == Some(&b'#') && b.iter().skip(1).all(token) {
+            if b.len() > 1 && b[0] == b'#' && token(&b[1..]) {
                 Ok(())
             } else {
                 Err(why!("must be # followed by letters, digits and _ . : / -"))
