@@ -34,20 +34,16 @@ impl Channel {
         Channel::Cardnet,
     ];
 
+    /// Each channel's name, in the order of [`Channel::ALL`] (the
+    /// variants'): read by place (`name`) and by a find (`from_name`).
+    const NAMES: [&'static str; 7] = ["wallet1", "wallet1_wap", "wallet1_lite", "wallet1_pub", "wallet2_lite", "wallet2_pub", "cardnet"];
+
     pub fn name(self) -> &'static str {
-        match self {
-            Channel::Wallet1 => "wallet1",
-            Channel::Wallet1Wap => "wallet1_wap",
-            Channel::Wallet1Lite => "wallet1_lite",
-            Channel::Wallet1Pub => "wallet1_pub",
-            Channel::Wallet2Lite => "wallet2_lite",
-            Channel::Wallet2Pub => "wallet2_pub",
-            Channel::Cardnet => "cardnet",
-        }
+        Channel::NAMES[self as usize]
     }
 
     pub fn from_name(s: &str) -> Option<Channel> {
-        Channel::ALL.into_iter().find(|c| c.name() == s)
+        Channel::NAMES.iter().position(|n| *n == s).map(|i| Channel::ALL[i])
     }
 }
 
@@ -261,6 +257,17 @@ impl<'de> serde::Deserialize<'de> for Payment {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn channel_names() {
+        for (i, &c) in Channel::ALL.iter().enumerate() {
+            assert_eq!(c as usize, i);
+            assert_eq!(Channel::from_name(c.name()), Some(c));
+        }
+        assert_eq!((Channel::Wallet1Wap.name(), Channel::Cardnet.name()), ("wallet1_wap", "cardnet"));
+        assert_eq!(Channel::from_name("Wallet1"), None);
+        assert_eq!(Channel::from_name(""), None);
+    }
 
     #[test]
     fn decodes_every_pay_info_form() {
