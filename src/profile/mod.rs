@@ -105,6 +105,17 @@ fn unknown(field: &str) -> PayError {
     bad(field, "is not a profile field (check its spelling against defaultProfile())")
 }
 
+/// Removes `key` from a list of names and values whose names are unique
+/// (each merge removes the one it replaces): the one match removed, rather
+/// than `retain`'s walk of them all. One body for the result codes and the
+/// channel aliases.
+#[inline(never)]
+fn forget<T>(list: &mut Vec<(String, T)>, key: &str) {
+    if let Some(i) = list.iter().position(|(k, _)| k == key) {
+        list.remove(i);
+    }
+}
+
 impl Profile {
     /// `Profile::default()` with `patch` (a partial profile) merged over it.
     pub fn from_patch(patch: Option<&Json>) -> Result<Profile> {
@@ -203,11 +214,7 @@ impl Profile {
             if code.is_empty() || code.len() > 32 {
                 return Err(bad(&f2, "must be a result code of 1 to 32 characters"));
             }
-            // Keys are unique (each merge removes the one it replaces): the
-            // one match removed, rather than `retain`'s walk of them all.
-            if let Some(i) = codes.iter().position(|(c, _)| c == code) {
-                codes.remove(i);
-            }
+            forget(codes, code);
             if status.is_null() {
                 continue;
             }
@@ -220,18 +227,11 @@ impl Profile {
         Ok(())
     }
 
-    /// Removes `alias` (aliases are unique, as result codes are).
-    fn forget_alias(&mut self, alias: &str) {
-        if let Some(i) = self.channel_aliases.iter().position(|(a, _)| a == alias) {
-            self.channel_aliases.remove(i);
-        }
-    }
-
     fn merge_aliases(&mut self, v: &Json, f: &str) -> Result<()> {
         for (alias, target) in members(v, f)? {
             let f2 = join(f, alias);
             if target.is_null() {
-                self.forget_alias(alias);
+                forget(&mut self.channel_aliases, alias);
                 continue;
             }
             let name = target.as_str().ok_or_else(|| bad(&f2, "must name a channel as a string"))?;
@@ -243,7 +243,7 @@ impl Profile {
             if Channel::from_name(alias).is_some() {
                 return Err(bad(&f2, "would rename a channel of this module"));
             }
-            self.forget_alias(alias);
+            forget(&mut self.channel_aliases, alias);
             self.channel_aliases.push((alias.clone(), ch));
         }
         Ok(())
