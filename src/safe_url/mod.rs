@@ -186,8 +186,9 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     if !plain_host(&host) {
         return Err(why!("its host is not a plain host name or IPv4 address"));
     }
+    // An internationalized label: `xn--` at the host's start or after a dot.
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    if host.as_bytes().split(|&b| b == b'.').any(|l| l.starts_with(b"xn--")) && !Here::url_keeps_host(&host) {
+    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(&host) {
         return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
