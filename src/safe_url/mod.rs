@@ -252,10 +252,17 @@ fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
     for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        if n > 4 || b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b.first() == Some(&b'0')) {
+        if n > 4 || b.is_empty() || b.len() > 3 || (b.len() > 1 && b.first() == Some(&b'0')) {
             return false;
         }
-        let v: u32 = b.iter().fold(0, |v, c| v * 10 + (c - b'0') as u32);
+        // Each digit checked as its value is read.
+        let mut v = 0u32;
+        for &c in b {
+            if !c.is_ascii_digit() {
+                return false;
+            }
+            v = v * 10 + (c - b'0') as u32;
+        }
         if v > 255 {
             return false;
         }
