@@ -186,8 +186,9 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     if !plain_host(&host) {
         return Err(why!("its host is not a plain host name or IPv4 address"));
     }
+    // An internationalized label: `xn--` at the host's start or after a dot.
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    if host.as_bytes().split(|&b| b == b'.').any(|l| l.starts_with(b"xn--")) && !Here::url_keeps_host(&host) {
+    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(&host) {
         return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
@@ -251,10 +252,17 @@ fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
     for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        if n > 4 || b.is_empty() || b.len() > 3 || !b.iter().all(u8::is_ascii_digit) || (b.len() > 1 && b.first() == Some(&b'0')) {
+        if n > 4 || b.is_empty() || b.len() > 3 || (b.len() > 1 && b.first() == Some(&b'0')) {
             return false;
         }
-        let v: u32 = b.iter().fold(0, |v, c| v * 10 + (c - b'0') as u32);
+        // Each digit checked as its value is read.
+        let mut v = 0u32;
+        for &c in b {
+            if !c.is_ascii_digit() {
+                return false;
+            }
+            v = v * 10 + (c - b'0') as u32;
+        }
         if v > 255 {
             return false;
         }
