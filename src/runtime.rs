@@ -31,7 +31,7 @@ impl Host {
     }
 
     pub fn from_name(s: &str) -> Option<Host> {
-        HOSTS.iter().find(|(name, _)| *name == s).map(|&(_, h)| h)
+        crate::status::find(&HOSTS, s)
     }
 
     pub fn is_mini_program(self) -> bool {

@@ -55,8 +55,10 @@ const MESSAGES: [&str; 6] = [
     "the wallet app was asked to open",
 ];
 
-fn find(table: &[(&str, Status)], s: &str) -> Option<Status> {
-    table.iter().find(|(name, _)| *name == s).map(|&(_, st)| st)
+/// The value `s` names in a table of names and values (the statuses here,
+/// the runtime's hosts).
+pub(crate) fn find<T: Copy>(table: &[(&str, T)], s: &str) -> Option<T> {
+    table.iter().find(|(name, _)| *name == s).map(|&(_, v)| v)
 }
 
 #[cfg(test)]
