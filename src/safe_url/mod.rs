@@ -300,17 +300,19 @@ pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     if let Some(i) = items.iter().position(|it| it.as_str().is_none()) {
         return Err(bad_option(&item("allowedHosts", i), "must be a string"));
     }
-    let mut rules = Vec::with_capacity(items.len());
-    for (i, it) in items.iter().enumerate() {
-        rules.push(rule(it.as_str().unwrap_or(""), "allowedHosts", i)?);
-    }
-    Ok(rules)
+    rules(items.iter().map(|it| it.as_str().unwrap_or("")), "allowedHosts")
 }
 
 /// Parses `allowedHosts` (already known to be a list of strings).
 pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
+    rules(items.iter().map(String::as_str), field)
+}
+
+/// The rules of the list `field`, item by item: the first that is no rule
+/// is refused.
+fn rules<'a>(items: impl ExactSizeIterator<Item = &'a str>, field: &str) -> Result<Vec<HostRule>> {
     let mut rules = Vec::with_capacity(items.len());
-    for (i, s) in items.iter().enumerate() {
+    for (i, s) in items.enumerate() {
         rules.push(rule(s, field, i)?);
     }
     Ok(rules)
