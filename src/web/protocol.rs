@@ -148,7 +148,7 @@ pub fn command(out: &Array, c: Cmd<JsValue>, payment: &JsValue, options: &JsValu
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
     let u = || JsValue::UNDEFINED;
-    // One `Array.of` a command: its operation and up to four arguments.
+    // One `put` a command: its operation and up to four arguments.
     let (op, a, b, c, d) = match c {
         Cmd::Emit(kind, detail) => {
             let detail = match detail {
