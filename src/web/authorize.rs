@@ -298,8 +298,9 @@ pub fn cardnet_start(callback: JsValue, options: JsValue) -> Js {
     let Some(slot) = claim() else {
         // Refused before it starts: run 0, kept nowhere, and the core's
         // command that ends it.
-        let end = super::protocol::command(crate::perform::busy("cardnetPay"), &JsValue::UNDEFINED, &options);
-        return Ok(js_sys::Array::of2(&JsValue::from_f64(0.0), &end).into());
+        let out = js_sys::Array::of1(&JsValue::from_f64(0.0));
+        super::protocol::command(&out, crate::perform::busy("cardnetPay"), &JsValue::UNDEFINED, &options);
+        return Ok(out.into());
     };
     let e = |e: PayError| err(&e);
     let opts = options_from(&options).map_err(e)?;

@@ -12,7 +12,7 @@ use super::env::Text;
 use super::local::Local;
 use crate::error::PayError;
 use core::cell::OnceCell;
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
 static CLASS: Local<OnceCell<Function>> = Local::new(OnceCell::new());
@@ -59,6 +59,13 @@ pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
     build(e, &e.message, cause)
 }
 
+// `new PayError(message, code, field, details, cause)`, with the class the
+// entry registered: one call, the message and code passed as text.
+#[wasm_bindgen(inline_js = "export function made(C,m,c,f,d,x){return new C(m,c,f,d,x)}")]
+extern "C" {
+    fn made(class: &Function, message: &str, code: &str, field: &JsValue, details: &JsValue, cause: &JsValue) -> JsValue;
+}
+
 /// The JavaScript error for `e`, its message `message`.
 #[inline(never)]
 fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
@@ -76,14 +83,8 @@ fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
         }
         a.into()
     };
-    let msg = JsValue::from_str(message);
-    let code = JsValue::from_str(e.code.as_str());
-    let built = CLASS.with(|c| {
-        c.get().and_then(|class| {
-            let args = Array::of5(&msg, &code, &field, &details, cause);
-            Reflect::construct(class, &args).ok()
-        })
-    });
+    let code = e.code.as_str();
+    let built = CLASS.with(|c| c.get().map(|class| made(class, message, code, &field, &details, cause)));
     if let Some(err) = built {
         if let Some(rc) = e.resp_code.as_ref().filter(|_| RICH) {
             super::convert::set(&err, "respCode", &JsValue::from_str(rc));
@@ -94,8 +95,9 @@ fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
     // (its own wasm tests): the other modules are linked by an entry first,
     // and give the message alone should that ever fail.
     if !RICH {
-        return msg;
+        return JsValue::from_str(message);
     }
+    let code = JsValue::from_str(code);
     let err: JsValue = js_sys::Error::new(message).into();
     let rc = e.resp_code.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     for &(k, v) in [

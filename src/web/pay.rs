@@ -66,7 +66,7 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
     let _ = idle;
     // Run 0, kept nowhere: nothing started.
     out.push(&JsValue::from_f64(0.0));
-    out.push(&command(end, &payment, &options));
+    command(out, end, &payment, &options);
     None
 }
 

@@ -138,17 +138,17 @@ pub struct Encode<'a>(pub &'a Array, pub &'a JsValue, pub &'a JsValue);
 
 impl Out<JsValue> for Encode<'_> {
     fn push(&mut self, c: Cmd<JsValue>) {
-        self.0.push(&command(c, self.1, self.2));
+        command(self.0, c, self.1, self.2);
     }
 }
 
-/// One command as the shim performs it, its values moved into what the
-/// shim is given (a wallet's value is handed on, not copied).
-pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue {
+/// One command as the shim performs it, written to `out`, its values moved
+/// into what the shim is given (a wallet's value is handed on, not copied).
+pub fn command(out: &Array, c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) {
     let n = |x: u32| JsValue::from_f64(x as f64);
     let s = |x: &str| JsValue::from_str(x);
     let u = || JsValue::UNDEFINED;
-    // One `Array.of` a command: its operation and up to four arguments.
+    // One `put` a command: its operation and up to four arguments.
     let (op, a, b, c, d) = match c {
         Cmd::Emit(kind, detail) => {
             let detail = match detail {
@@ -173,16 +173,16 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
         Cmd::Navigate(url) => (Op::Navigate, env::global_get("location"), s(&url), u(), u()),
         Cmd::CallBridge(c) => (Op::CallBridge, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
         // Never made by the browser's payment module (perform::API_CALLS).
-        Cmd::CallApi(_) if !crate::perform::API_CALLS => return JsValue::UNDEFINED,
+        Cmd::CallApi(_) if !crate::perform::API_CALLS => return,
         Cmd::CallApi(c) => (Op::CallApi, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
         // Each made by one kind of build (perform::CONFIRM_HERE).
-        Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
-        Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return JsValue::UNDEFINED,
+        Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return,
+        Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return,
         Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(&r), n(t)),
         // The full module's other awaited calls, which its runs write
         // themselves (web/runs.rs).
         #[cfg(feature = "web-extra")]
-        Cmd::Await(..) => return JsValue::UNDEFINED,
+        Cmd::Await(..) => return,
         #[cfg(feature = "web-extra")]
         Cmd::Resolve(j) => (Op::Resolve, to_js(&j), u(), u(), u()),
         #[cfg(feature = "web-extra")]
@@ -215,7 +215,7 @@ pub fn command(c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) -> JsValue
             (Op::Reject, error, u(), u(), u())
         }
     };
-    write(op, &a, &b, &c, &d)
+    write(out, op, a, b, c, d)
 }
 
 // The order in which `command` (above) and the full module's runs
@@ -240,12 +240,19 @@ const _: () = {
     assert!(w(Op::Preload, &[]));
 };
 
-/// A command as the shim reads it, `[op, a, b, c, d]`: its values in the
-/// order the wire declares for `op` (`perform::wire::FIELDS`). Every
-/// command of every run is written here.
+// One import a command: `[op, a, b, c, d]` pushed onto the answer, its
+// values handed over (none made, copied or dropped here).
+#[wasm_bindgen(inline_js = "export function put(o,...c){o.push(c)}")]
+extern "C" {
+    fn put(out: &Array, op: u8, a: JsValue, b: JsValue, c: JsValue, d: JsValue);
+}
+
+/// A command as the shim reads it, `[op, a, b, c, d]`, pushed onto `out`:
+/// its values in the order the wire declares for `op`
+/// (`perform::wire::FIELDS`). Every command of every run is written here.
 #[inline(always)]
-pub fn write(op: Op, a: &JsValue, b: &JsValue, c: &JsValue, d: &JsValue) -> JsValue {
-    Array::of5(&JsValue::from_f64(op as u8 as f64), a, b, c, d).into()
+pub fn write(out: &Array, op: Op, a: JsValue, b: JsValue, c: JsValue, d: JsValue) {
+    put(out, op as u8, a, b, c, d)
 }
 
 /// The wallet's answer as the outcome reads it: the members it reads, each

@@ -221,7 +221,7 @@ impl Out<JsValue> for Writer<'_> {
         let mut key = String::from("signal");
         crate::error::push_u64(&mut key, id as u64);
         let s = |x: &str| JsValue::from_str(x);
-        self.out.push(&write(op, &s(&key), &s(&e), &env::get(o, "signal"), &JsValue::UNDEFINED));
+        write(self.out, op, s(&key), s(&e), env::get(o, "signal"), JsValue::UNDEFINED);
     }
 }
 
@@ -232,8 +232,7 @@ impl Writer<'_> {
         let u = JsValue::UNDEFINED;
         let options = if let Hooks::Order(o) = self.hooks { o } else { &u };
         let Cmd::Await(token, hook) = c else {
-            self.out.push(&command(c, &u, options));
-            return;
+            return command(self.out, c, &u, options);
         };
         let fun = |f: Option<&Function>| f.map_or(JsValue::UNDEFINED, |f| f.into());
         let (f, x, y) = match (&self.hooks, hook) {
@@ -251,7 +250,6 @@ impl Writer<'_> {
             (Hooks::Watch(_, ask, _), Hook::Ask) => ((*ask).clone().into(), u.clone(), u),
             _ => (u.clone(), u.clone(), u),
         };
-        let n = JsValue::from_f64(token as f64);
-        self.out.push(&write(Op::Await, &f, &x, &y, &n));
+        write(self.out, Op::Await, f, x, y, JsValue::from_f64(token as f64));
     }
 }

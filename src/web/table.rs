@@ -201,7 +201,9 @@ fn counts() -> Array {
     c[const { count("listeners") }] = listeners;
     c[const { count("waiters") }] = waiters;
     c[const { count("retained") }] = retained;
-    let n = |i: usize| JsValue::from_f64(c[i] as f64);
-    let u = JsValue::UNDEFINED;
-    Array::of5(&n(0), &n(1), &n(2), &u, &u)
+    let out = Array::new();
+    for n in c {
+        out.push(&JsValue::from_f64(n as f64));
+    }
+    out
 }
