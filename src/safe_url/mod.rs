@@ -169,14 +169,8 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         Some(i) => (i, authority.get(i + 1..)),
         None => (end, None),
     };
-    if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) || p.first() == Some(&b'0') {
-            return Err(why!("its port is not a number from 1 to 65535"));
-        }
-        let n: u32 = p.iter().fold(0, |n, c| n * 10 + (c - b'0') as u32);
-        if n > 65535 {
-            return Err(why!("its port is not a number from 1 to 65535"));
-        }
+    if port.is_some_and(|p| !number(p, 65535).is_some_and(|n| n > 0)) {
+        return Err(why!("its port is not a number from 1 to 65535"));
     }
     // The host, lowercased as it is copied.
     let mut host = String::with_capacity(host_len);
@@ -252,22 +246,31 @@ fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
     for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        if n > 4 || b.is_empty() || b.len() > 3 || (b.len() > 1 && b.first() == Some(&b'0')) {
-            return false;
-        }
-        // Each digit checked as its value is read.
-        let mut v = 0u32;
-        for &c in b {
-            if !c.is_ascii_digit() {
-                return false;
-            }
-            v = v * 10 + (c - b'0') as u32;
-        }
-        if v > 255 {
+        if n > 4 || number(b, 255).is_none() {
             return false;
         }
     }
     n == 4
+}
+
+/// `b` as a decimal number no greater than `max`, written as the URL
+/// standard writes it: digits only, no leading zero. Each digit is checked
+/// as its value is read, so that no value read can overflow.
+fn number(b: &[u8], max: u32) -> Option<u32> {
+    if b.is_empty() || (b.len() > 1 && b.first() == Some(&b'0')) {
+        return None;
+    }
+    let mut v = 0u32;
+    for &c in b {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + (c - b'0') as u32;
+        if v > max {
+            return None;
+        }
+    }
+    Some(v)
 }
 
 /// Path, query and fragment: printable ASCII (already checked) with
