@@ -58,15 +58,6 @@ pub struct UrlPolicy {
     pub insecure_loopback: bool,
 }
 
-/// A URL that passed the check.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SafeUrl {
-    /// The URL exactly as given (it is opened as given).
-    pub url: String,
-    /// The host, lowercased.
-    pub host: String,
-}
-
 impl HostRule {
     /// Parses one `allowedHosts` entry; `None` when it is not a host name,
     /// an IPv4 address, or `*.` followed by a host name of two labels or
@@ -108,12 +99,13 @@ fn is_address(host: &str) -> bool {
 }
 
 /// Checks `url` (the value of input `field`) against the strict rules and
-/// `policy`. One refusal, its reason picked where it is written.
-pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
+/// `policy`. One refusal, its reason picked where it is written. A URL
+/// that passes is opened as given: the caller keeps its own copy, if any.
+pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<()> {
     // Any host when there is no `allowedHosts`, else one a rule matches.
     let allowed = |host: &str| policy.allowed_hosts.as_ref().is_none_or(|rules| rules.iter().any(|r| r.matches(host)));
     let why = match check_shape(url, policy.insecure_loopback) {
-        Ok(host) if allowed(&host) => return Ok(SafeUrl { url: url.to_string(), host }),
+        Ok(host) if allowed(&host) => return Ok(()),
         Ok(host) => words!(field, " points at host ", &host, ", which is not in allowedHosts"),
         Err(why) => words!(field, " is not a safe URL to open: ", why),
     };
