@@ -265,7 +265,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             ),
         )
     })?;
-    let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|s| s.url);
+    let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|_| url.to_string());
     let action = match channel {
         // `pay_info` loaded itself (`appFallback: "web"`, or the web
         // channel inside the wallet's app), else opened through the app's

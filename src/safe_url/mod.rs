@@ -58,15 +58,6 @@ pub struct UrlPolicy {
     pub insecure_loopback: bool,
 }
 
-/// A URL that passed the check.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SafeUrl {
-    /// The URL exactly as given (it is opened as given).
-    pub url: String,
-    /// The host, lowercased.
-    pub host: String,
-}
-
 impl HostRule {
     /// Parses one `allowedHosts` entry; `None` when it is not a host name,
     /// an IPv4 address, or `*.` followed by a host name of two labels or
@@ -108,12 +99,13 @@ fn is_address(host: &str) -> bool {
 }
 
 /// Checks `url` (the value of input `field`) against the strict rules and
-/// `policy`. One refusal, its reason picked where it is written.
-pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<SafeUrl> {
+/// `policy`. One refusal, its reason picked where it is written. A URL
+/// that passes is opened as given: the caller keeps its own copy, if any.
+pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<()> {
     // Any host when there is no `allowedHosts`, else one a rule matches.
     let allowed = |host: &str| policy.allowed_hosts.as_ref().is_none_or(|rules| rules.iter().any(|r| r.matches(host)));
     let why = match check_shape(url, policy.insecure_loopback) {
-        Ok(host) if allowed(&host) => return Ok(SafeUrl { url: url.to_string(), host }),
+        Ok(host) if allowed(&host) => return Ok(()),
         Ok(host) => words!(field, " points at host ", &host, ", which is not in allowedHosts"),
         Err(why) => words!(field, " is not a safe URL to open: ", why),
     };
@@ -169,14 +161,10 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         Some(i) => (i, authority.get(i + 1..)),
         None => (end, None),
     };
-    if let Some(p) = port {
-        if p.is_empty() || p.len() > 5 || !p.iter().all(u8::is_ascii_digit) || p.first() == Some(&b'0') {
-            return Err(why!("its port is not a number from 1 to 65535"));
-        }
-        let n: u32 = p.iter().fold(0, |n, c| n * 10 + (c - b'0') as u32);
-        if n > 65535 {
-            return Err(why!("its port is not a number from 1 to 65535"));
-        }
+    // A number from 1 to 65535: at most 65535, and not 0 (its one
+    // canonical spelling).
+    if port.is_some_and(|p| p == b"0" || !number(p, 65535)) {
+        return Err(why!("its port is not a number from 1 to 65535"));
     }
     // The host, lowercased as it is copied.
     let mut host = String::with_capacity(host_len);
@@ -252,22 +240,31 @@ fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
     for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        if n > 4 || b.is_empty() || b.len() > 3 || (b.len() > 1 && b.first() == Some(&b'0')) {
-            return false;
-        }
-        // Each digit checked as its value is read.
-        let mut v = 0u32;
-        for &c in b {
-            if !c.is_ascii_digit() {
-                return false;
-            }
-            v = v * 10 + (c - b'0') as u32;
-        }
-        if v > 255 {
+        if n > 4 || !number(b, 255) {
             return false;
         }
     }
     n == 4
+}
+
+/// `b` is a decimal number no greater than `max`, written as the URL
+/// standard writes it: digits only, no leading zero. Each digit is checked
+/// as its value is read, so that no value read can overflow.
+fn number(b: &[u8], max: u32) -> bool {
+    if b.is_empty() || (b.len() > 1 && b.first() == Some(&b'0')) {
+        return false;
+    }
+    let mut v = 0u32;
+    for &c in b {
+        if !c.is_ascii_digit() {
+            return false;
+        }
+        v = v * 10 + (c - b'0') as u32;
+        if v > max {
+            return false;
+        }
+    }
+    true
 }
 
 /// Path, query and fragment: printable ASCII (already checked) with

@@ -25,7 +25,10 @@ fn accepts_plain_https() {
     ] {
         assert!(ok(u), "{u}");
     }
-    assert_eq!(check("HTTPS://Pay.Example.com/", &UrlPolicy::default(), "u").unwrap().host, "pay.example.com");
+    // The host read lowercased, and matched so against `allowedHosts`.
+    assert_eq!(check_shape("HTTPS://Pay.Example.com/", false).unwrap(), "pay.example.com");
+    let p = UrlPolicy { allowed_hosts: Some(vec![HostRule::Exact("pay.example.com".into())]), insecure_loopback: false };
+    assert!(check("HTTPS://Pay.Example.com/", &p, "u").is_ok());
 }
 
 #[test]
