@@ -147,10 +147,10 @@ impl Payment {
                 }
             }
         };
-        let pay_url = match v.get("expend") {
-            None | Some(Json::Null) => None,
-            Some(e @ Json::Obj(_)) => match e.get("pay_url") {
-                None | Some(Json::Null) => None,
+        let pay_url = match v.given("expend") {
+            None => None,
+            Some(e @ Json::Obj(_)) => match e.given("pay_url") {
+                None => None,
                 Some(Json::Str(s)) => Some(s.clone()),
                 Some(other) => return Err(invalid("expend.pay_url", words!("expend.pay_url must be a string, not ", other.kind()))),
             },
