@@ -94,32 +94,31 @@ impl Options {
         if v.as_obj().is_none() {
             return Err(bad("options", &words!("must be an object, not ", v.kind())));
         }
-        let given = |k: &str| v.get(k).filter(|x| !x.is_null());
         // Read before the profile: it also lets the profile's provider
         // addresses be loopback http, as for the authorization helpers.
-        if let Some(b) = given("insecureLoopback") {
+        if let Some(b) = v.given("insecureLoopback") {
             self.policy.insecure_loopback = matches!(b, Json::Bool(true));
             if !matches!(b, Json::Bool(_)) {
                 return Err(bad("insecureLoopback", "must be true or false"));
             }
         }
-        if let Some(p) = given("profile") {
+        if let Some(p) = v.given("profile") {
             self.profile.merge_with(p, "profile", self.policy.insecure_loopback)?;
         }
-        if let Some(r) = given("runtime") {
+        if let Some(r) = v.given("runtime") {
             self.runtime = Some(Runtime::from_json(r)?);
         }
-        if let Some(h) = given("allowedHosts") {
+        if let Some(h) = v.given("allowedHosts") {
             self.policy.allowed_hosts = Some(safe_url::allowed_hosts_from_json(h)?);
         }
-        if let Some(a) = given("appFallback") {
+        if let Some(a) = v.given("appFallback") {
             self.app_fallback = match a.as_str() {
                 Some("app") => AppFallback::App,
                 Some("web") => AppFallback::Web,
                 _ => return Err(bad("appFallback", "must be \"web\" or \"app\"")),
             };
         }
-        if let Some(m) = given("miniProgram") {
+        if let Some(m) = v.given("miniProgram") {
             if m.as_obj().is_none() {
                 return Err(bad("miniProgram", "must be an object { appId, page? }"));
             }
@@ -127,8 +126,8 @@ impl Options {
                 Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && crate::error::word(s.as_bytes(), b"_") => s.clone(),
                 _ => return Err(bad("miniProgram.appId", "must be the mini-program's id (letters, digits and _, at most 64)")),
             };
-            let page = match m.get("page") {
-                None | Some(Json::Null) => None,
+            let page = match m.given("page") {
+                None => None,
                 Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !crate::error::has_control(s) => Some(s.clone()),
                 _ => return Err(bad("miniProgram.page", "must be a page path of 1 to 1024 printable characters")),
             };
@@ -144,7 +143,7 @@ impl Options {
             ("confirmTimeoutMs", &mut self.confirm_timeout_ms),
             ("callbackTimeoutMs", &mut self.callback_timeout_ms),
         ] {
-            if let Some(t) = given(key) {
+            if let Some(t) = v.given(key) {
                 *slot = millis(t, key)?;
             }
         }

@@ -11,6 +11,11 @@ use crate::platform::{Here, Platform};
 /// Parses JSON text. `what` names the input in error messages; errors carry
 /// `code` (the caller decides which code bad text is: `invalid_payment` for a
 /// payment, `invalid_response` for an envelope).
+///
+/// One body out of line, not the length check and its refusal copied into
+/// each reader: a payment's decoding alone reads text at two places (the
+/// payment, and `pay_info` that is text of an object).
+#[inline(never)]
 pub fn parse(text: &str, code: Code, what: &str) -> Result<Json, PayError> {
     if text.len() > MAX_TEXT {
         return Err(crate::json::too_long(code, what));

@@ -147,10 +147,10 @@ impl Payment {
                 }
             }
         };
-        let pay_url = match v.get("expend") {
-            None | Some(Json::Null) => None,
-            Some(e @ Json::Obj(_)) => match e.get("pay_url") {
-                None | Some(Json::Null) => None,
+        let pay_url = match v.given("expend") {
+            None => None,
+            Some(e @ Json::Obj(_)) => match e.given("pay_url") {
+                None => None,
                 Some(Json::Str(s)) => Some(s.clone()),
                 Some(other) => return Err(invalid("expend.pay_url", words!("expend.pay_url must be a string, not ", other.kind()))),
             },
@@ -192,9 +192,9 @@ impl Payment {
     /// `pay_info.tradeNO` (or `tradeNo`) for wallet1_lite and wallet1_pub.
     pub fn trade_no(&self, channel: Channel) -> Result<String> {
         let f = self.fields(channel, "pay_info.tradeNO")?;
-        let (name, v) = match (f.get("tradeNO"), f.get("tradeNo")) {
-            (Some(v), _) if !v.is_null() => ("pay_info.tradeNO", v),
-            (_, Some(v)) if !v.is_null() => ("pay_info.tradeNo", v),
+        let (name, v) = match (f.given("tradeNO"), f.given("tradeNo")) {
+            (Some(v), _) => ("pay_info.tradeNO", v),
+            (_, Some(v)) => ("pay_info.tradeNo", v),
             _ => {
                 return Err(invalid(
                     "pay_info.tradeNO",
@@ -216,8 +216,8 @@ impl Payment {
         let mut out = Vec::with_capacity(all.len());
         for &key in all {
             let path = cat!("pay_info.", key);
-            let v = match f.get(key) {
-                Some(v) if !v.is_null() => v,
+            let v = match f.given(key) {
+                Some(v) => v,
                 _ => return Err(invalid(&path, words!(&path, " is missing (", channel.name(), " needs ", needs, ")"))),
             };
             out.push((key, field_text(v, &path, channel, key)?));

@@ -116,8 +116,8 @@ impl Runtime {
             _ => Err(why!("must be a string naming the host")),
         }
         .map_err(|why| bad("runtime.host", why))?;
-        let mobile = match v.get("mobile") {
-            None | Some(Json::Null) => host.is_mini_program(),
+        let mobile = match v.given("mobile") {
+            None => host.is_mini_program(),
             Some(Json::Bool(b)) => *b,
             Some(_) => return Err(bad("runtime.mobile", "must be true or false")),
         };

@@ -175,16 +175,18 @@ impl Walk {
                         }
                     })?;
                     let ik = kind(&item);
-                    if list {
-                        items.push(self.value_of(&item, ik, depth + 1)?);
-                        continue;
-                    }
                     // Left out, as JSON leaves them out.
-                    if matches!(ik, kind::UNDEFINED | kind::FUNCTION | kind::SYMBOL) {
+                    if !list && matches!(ik, kind::UNDEFINED | kind::FUNCTION | kind::SYMBOL) {
                         continue;
                     }
-                    let name = self.text(k.unchecked_ref())?;
-                    members.push((name, self.value_of(&item, ik, depth + 1)?));
+                    // An element or a member read by the one call below;
+                    // a member's name copied first.
+                    let name = if list { None } else { Some(self.text(k.unchecked_ref())?) };
+                    let x = self.value_of(&item, ik, depth + 1)?;
+                    match name {
+                        Some(name) => members.push((name, x)),
+                        None => items.push(x),
+                    }
                 }
                 Ok(if list { Json::Arr(items) } else { Json::Obj(members) })
             }
