@@ -16,7 +16,7 @@ impl<V: Clone> Run<V> {
     /// The wallet answered, or will not: its result, then `confirm`.
     pub(super) fn answered(&mut self, out: &mut impl Out<V>) {
         if self.phase == Phase::Awaiting {
-            out.push(Cmd::Unlisten(Target::Document, "visibilitychange".into()));
+            out.push(super::unlisten(Target::Document, "visibilitychange"));
             out.push(Cmd::ClearTimer(Timer::Answer));
             out.push(Cmd::ClearTimer(Timer::Grace));
         }

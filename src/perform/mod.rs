@@ -122,6 +122,19 @@ fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
     Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
 }
 
+/// Listening for `event` on `t`; out of line, one copy for the run's every
+/// listener.
+#[inline(never)]
+fn listen<V>(t: Target, event: &str) -> Cmd<V> {
+    Cmd::Listen(t, event.to_string())
+}
+
+/// No longer listening for `event` on `t`; out of line, as [`listen`].
+#[inline(never)]
+fn unlisten<V>(t: Target, event: &str) -> Cmd<V> {
+    Cmd::Unlisten(t, event.to_string())
+}
+
 /// Goes to `url`: the event `navigating`, then the navigation.
 fn navigate<V>(url: &str, out: &mut impl Out<V>) {
     out.push(said(EventType::NAVIGATING, "url", url));
@@ -274,7 +287,7 @@ impl<V: Clone> Run<V> {
                 }
                 out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
                 if w.has_document() {
-                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                    out.push(listen(Target::Document, "visibilitychange"));
                 }
             }
             (Phase::Calling, Input::Threw(t)) => {
@@ -314,15 +327,15 @@ impl<V: Clone> Run<V> {
                 self.phase = Phase::Watching;
                 self.hidden = !w.visible();
                 if w.has_document() {
-                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                    out.push(listen(Target::Document, "visibilitychange"));
                 }
-                out.push(Cmd::Listen(Target::Window, "pagehide".into()));
-                out.push(Cmd::Listen(Target::Window, "blur".into()));
+                out.push(listen(Target::Window, "pagehide"));
+                out.push(listen(Target::Window, "blur"));
                 out.push(Cmd::SetTimer(Timer::Fallback, ms));
             }
             (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
                 for &(t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter() {
-                    out.push(Cmd::Unlisten(t, e.into()));
+                    out.push(unlisten(t, e));
                 }
                 navigate(fallback_url, out);
                 self.phase = Phase::Navigating(Status::Redirected);
