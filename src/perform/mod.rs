@@ -334,9 +334,9 @@ impl<V: Clone> Run<V> {
                 out.push(Cmd::SetTimer(Timer::Fallback, ms));
             }
             (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
-                for &(t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter() {
-                    out.push(unlisten(t, e));
-                }
+                out.push(unlisten(Target::Document, "visibilitychange"));
+                out.push(unlisten(Target::Window, "pagehide"));
+                out.push(unlisten(Target::Window, "blur"));
                 navigate(fallback_url, out);
                 self.phase = Phase::Navigating(Status::Redirected);
             }
