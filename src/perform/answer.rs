@@ -6,6 +6,7 @@ use super::io::{Got, Hook, Reported};
 use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
+use crate::json::Json;
 use crate::outcome::{self, Callback, PayResult, Status};
 use crate::prelude::*;
 
@@ -20,20 +21,9 @@ impl<V: Clone> Run<V> {
             out.push(Cmd::ClearTimer(Timer::Answer));
             out.push(Cmd::ClearTimer(Timer::Grace));
         }
-        let p = &self.opts.profile;
         let (status, code, raw) = match self.answer.take() {
             None => (Status::Pending, None, None),
-            Some((which, raw, a)) => {
-                let (status, code) = match (&self.action, which) {
-                    (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(&a),
-                    (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, &a),
-                    // The bridge's one callback (the only one the
-                    // browser's payment module is fed), or the API's `success`.
-                    (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, &a),
-                    _ => outcome::wallet1_fail(p, &a),
-                };
-                (status, code, Some(raw))
-            }
+            Some((status, code, raw)) => (status, code, Some(raw)),
         };
         let mut result = PayResult::new(status, self.channel, code);
         if raw.is_none() {
@@ -45,6 +35,20 @@ impl<V: Clone> Run<V> {
         }
         self.phase = Phase::Over;
         out.push(if self.confirm { Cmd::HandOff(reported, self.opts.confirm_timeout_ms) } else { Cmd::Done(reported) });
+    }
+
+    /// The wallet's answer `a` (from its callback `which`) mapped to a
+    /// status and code.
+    pub(super) fn mapped(&self, which: Callback, a: &Json) -> outcome::Mapped {
+        let p = &self.opts.profile;
+        match (&self.action, which) {
+            (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(a),
+            (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, a),
+            // The bridge's one callback (the only one the
+            // browser's payment module is fed), or the API's `success`.
+            (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, a),
+            _ => outcome::wallet1_fail(p, a),
+        }
     }
 
     /// Whether this run awaits `confirm` itself ([`CONFIRM_HERE`]).

@@ -32,7 +32,7 @@ use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
 use crate::json::json_obj;
 use crate::json::Json;
-use crate::outcome::{Callback, PayResult, Status};
+use crate::outcome::{PayResult, Status};
 use crate::prelude::*;
 use crate::runtime::{Host, Runtime};
 
@@ -181,7 +181,9 @@ pub struct Run<V> {
     opts: Options,
     confirm: bool,
     phase: Phase,
-    answer: Option<(Callback, V, Json)>,
+    /// The wallet's answer that counts, mapped as it came: its status and
+    /// code, and the answer itself.
+    answer: Option<(Status, Option<String>, V)>,
     hidden: bool,
     result: Option<(PayResult, Option<V>)>,
     /// The host tests' stand-in for a build without [`CONFIRM_HERE`].
@@ -269,7 +271,8 @@ impl<V: Clone> Run<V> {
             (Phase::Waiting, Input::Event(_) | Input::Timer(Timer::Ready)) => self.look(timed_out, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
                 out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
-                self.answer = Some((which, v, answer));
+                let (status, code) = self.mapped(which, &answer);
+                self.answer = Some((status, code, v));
                 if self.phase == Phase::Awaiting {
                     self.answered(out);
                 }
