@@ -62,8 +62,31 @@ impl<V: Clone> Run<V> {
 
     fn await_confirm(&mut self, reported: Reported<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Confirming;
-        self.result = Some((reported.0.clone(), reported.1.clone()));
+        self.keep(&reported);
         hooks::ask(out, CONFIRM, Hook::Confirm(reported), self.opts.confirm_timeout_ms);
+    }
+
+    /// Keeps the wallet's result while `confirm` is awaited, for the run's
+    /// end: the result confirmed, or the error's unverified result.
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
+    fn keep(&mut self, reported: &Reported<V>) {
+        self.result = Some((reported.0.clone(), reported.1.clone()));
+    }
+
+    /// The result kept while `confirm` was awaited.
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
+    fn kept(&mut self) -> Option<(PayResult, Option<V>)> {
+        self.result.take()
+    }
+
+    /// The browser's payment module never awaits `confirm`: no result to keep.
+    #[cfg(all(target_arch = "wasm32", not(feature = "web-tools")))]
+    fn keep(&mut self, _: &Reported<V>) {}
+
+    /// The browser's payment module never awaits `confirm`: no result kept.
+    #[cfg(all(target_arch = "wasm32", not(feature = "web-tools")))]
+    fn kept(&mut self) -> Option<(PayResult, Option<V>)> {
+        None
     }
 
     /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
@@ -78,6 +101,7 @@ impl<V: Clone> Run<V> {
             phase: Phase::Over,
             answer: None,
             hidden: false,
+            #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
             result: None,
             #[cfg(test)]
             hand_off: false,
@@ -93,7 +117,7 @@ impl<V: Clone> Run<V> {
                 let text = text.unwrap_or_default();
                 match Status::from_name(&text) {
                     Some(s) => {
-                        let (mut r, raw) = self.result.take().unwrap_or_else(|| (PayResult::new(s, self.channel, None), None));
+                        let (mut r, raw) = self.kept().unwrap_or_else(|| (PayResult::new(s, self.channel, None), None));
                         r.status = s;
                         r.verified = true;
                         r.message = "confirmed by the merchant's server".to_string();
@@ -117,6 +141,6 @@ impl<V: Clone> Run<V> {
             _ => return,
         };
         self.phase = Phase::Over;
-        out.push(Cmd::Fail(e, cause, self.result.take().map(Box::new)));
+        out.push(Cmd::Fail(e, cause, self.kept().map(Box::new)));
     }
 }

@@ -185,6 +185,10 @@ pub struct Run<V> {
     /// code, and the answer itself.
     answer: Option<(Status, Option<String>, V)>,
     hidden: bool,
+    /// The wallet's result while `confirm` is awaited ([`Run::kept`]): not
+    /// in the browser's payment module, which hands the result over
+    /// ([`CONFIRM_HERE`]).
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
     result: Option<(PayResult, Option<V>)>,
     /// The host tests' stand-in for a build without [`CONFIRM_HERE`].
     #[cfg(test)]
@@ -212,6 +216,7 @@ impl<V: Clone> Run<V> {
             phase: Phase::Over,
             answer: None,
             hidden: false,
+            #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
             result: None,
             #[cfg(test)]
             hand_off: false,
