@@ -6,6 +6,7 @@ use super::io::{Got, Hook, Reported};
 use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
+use crate::json::Json;
 use crate::outcome::{self, Callback, PayResult, Status};
 use crate::prelude::*;
 
@@ -16,24 +17,13 @@ impl<V: Clone> Run<V> {
     /// The wallet answered, or will not: its result, then `confirm`.
     pub(super) fn answered(&mut self, out: &mut impl Out<V>) {
         if self.phase == Phase::Awaiting {
-            out.push(Cmd::Unlisten(Target::Document, "visibilitychange".into()));
+            out.push(super::unlisten(Target::Document, "visibilitychange"));
             out.push(Cmd::ClearTimer(Timer::Answer));
             out.push(Cmd::ClearTimer(Timer::Grace));
         }
-        let p = &self.opts.profile;
         let (status, code, raw) = match self.answer.take() {
             None => (Status::Pending, None, None),
-            Some((which, raw, a)) => {
-                let (status, code) = match (&self.action, which) {
-                    (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(&a),
-                    (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, &a),
-                    // The bridge's one callback (the only one the
-                    // browser's payment module is fed), or the API's `success`.
-                    (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, &a),
-                    _ => outcome::wallet1_fail(p, &a),
-                };
-                (status, code, Some(raw))
-            }
+            Some((status, code, raw)) => (status, code, Some(raw)),
         };
         let mut result = PayResult::new(status, self.channel, code);
         if raw.is_none() {
@@ -47,6 +37,20 @@ impl<V: Clone> Run<V> {
         out.push(if self.confirm { Cmd::HandOff(reported, self.opts.confirm_timeout_ms) } else { Cmd::Done(reported) });
     }
 
+    /// The wallet's answer `a` (from its callback `which`) mapped to a
+    /// status and code.
+    pub(super) fn mapped(&self, which: Callback, a: &Json) -> outcome::Mapped {
+        let p = &self.opts.profile;
+        match (&self.action, which) {
+            (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(a),
+            (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, a),
+            // The bridge's one callback (the only one the
+            // browser's payment module is fed), or the API's `success`.
+            (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, a),
+            _ => outcome::wallet1_fail(p, a),
+        }
+    }
+
     /// Whether this run awaits `confirm` itself ([`CONFIRM_HERE`]).
     pub(super) fn confirm_here(&self) -> bool {
         #[cfg(test)]
@@ -58,8 +62,31 @@ impl<V: Clone> Run<V> {
 
     fn await_confirm(&mut self, reported: Reported<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Confirming;
-        self.result = Some((reported.0.clone(), reported.1.clone()));
+        self.keep(&reported);
         hooks::ask(out, CONFIRM, Hook::Confirm(reported), self.opts.confirm_timeout_ms);
+    }
+
+    /// Keeps the wallet's result while `confirm` is awaited, for the run's
+    /// end: the result confirmed, or the error's unverified result.
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
+    fn keep(&mut self, reported: &Reported<V>) {
+        self.result = Some((reported.0.clone(), reported.1.clone()));
+    }
+
+    /// The result kept while `confirm` was awaited.
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
+    fn kept(&mut self) -> Option<(PayResult, Option<V>)> {
+        self.result.take()
+    }
+
+    /// The browser's payment module never awaits `confirm`: no result to keep.
+    #[cfg(all(target_arch = "wasm32", not(feature = "web-tools")))]
+    fn keep(&mut self, _: &Reported<V>) {}
+
+    /// The browser's payment module never awaits `confirm`: no result kept.
+    #[cfg(all(target_arch = "wasm32", not(feature = "web-tools")))]
+    fn kept(&mut self) -> Option<(PayResult, Option<V>)> {
+        None
     }
 
     /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
@@ -74,6 +101,7 @@ impl<V: Clone> Run<V> {
             phase: Phase::Over,
             answer: None,
             hidden: false,
+            #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
             result: None,
             #[cfg(test)]
             hand_off: false,
@@ -89,7 +117,7 @@ impl<V: Clone> Run<V> {
                 let text = text.unwrap_or_default();
                 match Status::from_name(&text) {
                     Some(s) => {
-                        let (mut r, raw) = self.result.take().unwrap_or_else(|| (PayResult::new(s, self.channel, None), None));
+                        let (mut r, raw) = self.kept().unwrap_or_else(|| (PayResult::new(s, self.channel, None), None));
                         r.status = s;
                         r.verified = true;
                         r.message = "confirmed by the merchant's server".to_string();
@@ -113,6 +141,6 @@ impl<V: Clone> Run<V> {
             _ => return,
         };
         self.phase = Phase::Over;
-        out.push(Cmd::Fail(e, cause, self.result.take().map(Box::new)));
+        out.push(Cmd::Fail(e, cause, self.kept().map(Box::new)));
     }
 }

@@ -32,7 +32,7 @@ use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
 use crate::json::json_obj;
 use crate::json::Json;
-use crate::outcome::{Callback, PayResult, Status};
+use crate::outcome::{PayResult, Status};
 use crate::prelude::*;
 use crate::runtime::{Host, Runtime};
 
@@ -122,6 +122,19 @@ fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
     Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
 }
 
+/// Listening for `event` on `t`; out of line, one copy for the run's every
+/// listener.
+#[inline(never)]
+fn listen<V>(t: Target, event: &str) -> Cmd<V> {
+    Cmd::Listen(t, event.to_string())
+}
+
+/// No longer listening for `event` on `t`; out of line, as [`listen`].
+#[inline(never)]
+fn unlisten<V>(t: Target, event: &str) -> Cmd<V> {
+    Cmd::Unlisten(t, event.to_string())
+}
+
 /// Goes to `url`: the event `navigating`, then the navigation.
 fn navigate<V>(url: &str, out: &mut impl Out<V>) {
     out.push(said(EventType::NAVIGATING, "url", url));
@@ -168,8 +181,14 @@ pub struct Run<V> {
     opts: Options,
     confirm: bool,
     phase: Phase,
-    answer: Option<(Callback, V, Json)>,
+    /// The wallet's answer that counts, mapped as it came: its status and
+    /// code, and the answer itself.
+    answer: Option<(Status, Option<String>, V)>,
     hidden: bool,
+    /// The wallet's result while `confirm` is awaited ([`Run::kept`]): not
+    /// in the browser's payment module, which hands the result over
+    /// ([`CONFIRM_HERE`]).
+    #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
     result: Option<(PayResult, Option<V>)>,
     /// The host tests' stand-in for a build without [`CONFIRM_HERE`].
     #[cfg(test)]
@@ -197,6 +216,7 @@ impl<V: Clone> Run<V> {
             phase: Phase::Over,
             answer: None,
             hidden: false,
+            #[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
             result: None,
             #[cfg(test)]
             hand_off: false,
@@ -256,7 +276,8 @@ impl<V: Clone> Run<V> {
             (Phase::Waiting, Input::Event(_) | Input::Timer(Timer::Ready)) => self.look(timed_out, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
                 out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
-                self.answer = Some((which, v, answer));
+                let (status, code) = self.mapped(which, &answer);
+                self.answer = Some((status, code, v));
                 if self.phase == Phase::Awaiting {
                     self.answered(out);
                 }
@@ -274,7 +295,7 @@ impl<V: Clone> Run<V> {
                 }
                 out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
                 if w.has_document() {
-                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                    out.push(listen(Target::Document, "visibilitychange"));
                 }
             }
             (Phase::Calling, Input::Threw(t)) => {
@@ -314,16 +335,16 @@ impl<V: Clone> Run<V> {
                 self.phase = Phase::Watching;
                 self.hidden = !w.visible();
                 if w.has_document() {
-                    out.push(Cmd::Listen(Target::Document, "visibilitychange".into()));
+                    out.push(listen(Target::Document, "visibilitychange"));
                 }
-                out.push(Cmd::Listen(Target::Window, "pagehide".into()));
-                out.push(Cmd::Listen(Target::Window, "blur".into()));
+                out.push(listen(Target::Window, "pagehide"));
+                out.push(listen(Target::Window, "blur"));
                 out.push(Cmd::SetTimer(Timer::Fallback, ms));
             }
             (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
-                for &(t, e) in [(Target::Document, "visibilitychange"), (Target::Window, "pagehide"), (Target::Window, "blur")].iter() {
-                    out.push(Cmd::Unlisten(t, e.into()));
-                }
+                out.push(unlisten(Target::Document, "visibilitychange"));
+                out.push(unlisten(Target::Window, "pagehide"));
+                out.push(unlisten(Target::Window, "blur"));
                 navigate(fallback_url, out);
                 self.phase = Phase::Navigating(Status::Redirected);
             }

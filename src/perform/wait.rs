@@ -11,6 +11,7 @@
 use super::Input;
 use super::{Cmd, Out, Target, Timer, World};
 use crate::error::{cat, push_u64, Code, PayError};
+#[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 use crate::prelude::*;
 
 /// Where a wait stands after a step.
@@ -30,9 +31,9 @@ pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &impl Worl
         // No page to listen on: only a bridge that is already there counts.
         return if w.has_global(bridge) { Looked::Ready } else { Looked::NoDocument };
     }
-    out.push(Cmd::Listen(Target::Document, event.to_string()));
+    out.push(super::listen(Target::Document, event));
     if w.has_global(bridge) {
-        out.push(Cmd::Unlisten(Target::Document, event.to_string()));
+        out.push(super::unlisten(Target::Document, event));
         return Looked::Ready;
     }
     out.push(Cmd::SetTimer(Timer::Ready, timeout_ms));
@@ -47,7 +48,7 @@ pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &impl World
     if !here && !timed_out {
         return Looked::Waiting;
     }
-    out.push(Cmd::Unlisten(Target::Document, event.to_string()));
+    out.push(super::unlisten(Target::Document, event));
     if !timed_out {
         out.push(Cmd::ClearTimer(Timer::Ready));
     }

@@ -143,7 +143,7 @@ impl WatchRun {
             return run;
         }
         if run.opts.signal {
-            out.push(Cmd::Listen(Target::Signal, "abort".into()));
+            out.push(super::listen(Target::Signal, "abort"));
         }
         if let Some(ms) = run.opts.stop_after_ms {
             out.push(Cmd::SetTimer(Timer::Ready, ms));
