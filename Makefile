@@ -257,8 +257,11 @@ $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 ONE_CALLER := --one-caller-inline-max-function-size 30
 # Merging functions that differ only in constants, then flattening and
 # re-building the control flow before two -Oz rounds, gzips smaller than
-# -Oz alone on these modules (tests/bench/README.md).
-WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz $(ONE_CALLER)
+# -Oz alone on these modules (tests/bench/README.md). Flattening writes
+# every intermediate value to a local of its own; redundant-set
+# elimination (--rse) then drops each write of a value the local already
+# holds, before the control flow is rebuilt and -Oz reads the code.
+WASM_OPT_PASSES := --merge-similar-functions --flatten --rse --rereloop -Oz -Oz $(ONE_CALLER)
 # Only the payment module, what a page downloads before paying, runs the
 # passes until nothing changes: it gains most there, and little on the
 # larger modules, for four times the build time (tests/bench/README.md).
