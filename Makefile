@@ -38,7 +38,7 @@ STD_ARGS := -Zbuild-std=core,alloc
 # --crate-type cdylib` builds the library as a cdylib alone: with the rlib
 # beside it (Cargo.toml's crate-type) cargo passes no -C lto, and the
 # profile's `lto = true` would not apply.
-WASM_BUILD = $(BUILD_STD) RUSTFLAGS="-C target-feature=-reference-types $(STD_FLAGS) $(REMAP) $(INLINE)" \
+WASM_BUILD = $(BUILD_STD) RUSTFLAGS="-C target-feature=-reference-types $(STD_FLAGS) $(STACK) $(REMAP) $(INLINE)" \
   cargo rustc --lib --crate-type cdylib --profile $(WASM_PROFILE) --target wasm32-unknown-unknown $(STD_ARGS)
 WASM_PROFILE := wasm
 # How much is inlined, set below (after BG) for each build. LLVM inlines
@@ -59,12 +59,15 @@ WASM_PROFILE := wasm
 # (tests/bench/README.md), a wallet1 page's bytes being raw JavaScript.
 INLINE :=
 MIR_INLINE := -Zinline-mir=yes -Zcross-crate-inline-threshold=always
-# The wasm2js build's stack: 64 KiB, not the linker's 1 MiB, so that the
-# data after it sits at 5-digit addresses, which the translation writes
-# out wherever the code reads the data. The deepest inputs (the plan
-# vectors, the hostile corpus, nesting at the depth limit) use a small
-# part of it (tests/bench/README.md).
-WASM2JS_STACK := -Clink-arg=-zstack-size=65536
+# The stack of every .wasm build: 64 KiB, not the linker's 1 MiB. rustc's
+# wasm target puts the stack first in memory (an overflow runs below
+# address 0 and traps, it cannot reach the data) and the data after it,
+# which the code reads at constant addresses: under 1 MiB each is a byte
+# shorter in the .wasm (LEB128 of 3 bytes, not 4) and 5 digits in the
+# wasm2js translation, not 7; each module's memory also starts 960 KiB
+# smaller. The deepest inputs (the plan vectors, the hostile corpus,
+# nesting at the depth limit) use a small part of it (tests/bench/README.md).
+STACK := -Clink-arg=-zstack-size=65536
 # The build wasm2js translates (see Cargo.toml, profile wasm2js).
 WASM_JS ?= $(CARGO_TARGET_DIR)/wasm32-unknown-unknown/wasm2js/paybridge.wasm
 WASM_FEATURES := --enable-bulk-memory --enable-reference-types --enable-sign-ext \
@@ -139,7 +142,7 @@ $(BG)/mini.stamp: $(CRATE_SRC)
 	@mkdir -p $(BG) && (cmp -s $(WASM) $(BG)/mini.wasm || cp $(WASM) $(BG)/mini.wasm) && touch $@
 
 $(BG)/wasm2js.stamp: $(CRATE_SRC)
-	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp -C target-feature=+bulk-memory $(filter-out $(MIR_INLINE),$(STD_FLAGS)) $(WASM2JS_STACK) $(REMAP) $(INLINE)" \
+	$(BUILD_STD) RUSTFLAGS="-C target-cpu=mvp -C target-feature=+bulk-memory $(filter-out $(MIR_INLINE),$(STD_FLAGS)) $(STACK) $(REMAP) $(INLINE)" \
 	  cargo rustc --lib --crate-type cdylib --profile wasm2js --features wasm2js,web-tools --target wasm32-unknown-unknown $(STD_ARGS)
 	@mkdir -p $(BG) && touch $@
 
@@ -257,8 +260,11 @@ $(BG)/paybridge_full_bg.js $(BG)/paybridge_full_bg.wasm &: $(BG)/full.wasm
 ONE_CALLER := --one-caller-inline-max-function-size 30
 # Merging functions that differ only in constants, then flattening and
 # re-building the control flow before two -Oz rounds, gzips smaller than
-# -Oz alone on these modules (tests/bench/README.md).
-WASM_OPT_PASSES := --merge-similar-functions --flatten --rereloop -Oz -Oz $(ONE_CALLER)
+# -Oz alone on these modules (tests/bench/README.md). Flattening writes
+# every intermediate value to a local of its own; redundant-set
+# elimination (--rse) then drops each write of a value the local already
+# holds, before the control flow is rebuilt and -Oz reads the code.
+WASM_OPT_PASSES := --merge-similar-functions --flatten --rse --rereloop -Oz -Oz $(ONE_CALLER)
 # Only the payment module, what a page downloads before paying, runs the
 # passes until nothing changes: it gains most there, and little on the
 # larger modules, for four times the build time (tests/bench/README.md).
