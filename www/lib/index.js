@@ -84,19 +84,18 @@ function carried(bytes) {
 const loading = {};
 
 // The generated bindings serve one instance each: once a module is linked
-// (by any copy of this entry), it is never loaded again. `start()` runs a
-// turn later, so that a bundler's chunk loading that throws at once (a
+// (by any copy of this entry), it is never loaded again, which is checked
+// where `start()` would run, one path for both. `start()` runs a turn
+// later, so that a bundler's chunk loading that throws at once (a
 // mini-program build of this entry, which has no document) rejects, as
 // any failure does.
 function load(which, start) {
-  return (loading[which] ||= modules[which]
-    ? Promise.resolve()
-    : Promise.resolve()
-        .then(start)
-        .catch((e) => {
-          loading[which] = null;
-          throw e instanceof PayError ? e : failed(e);
-        }));
+  return (loading[which] ||= Promise.resolve()
+    .then(() => modules[which] || start())
+    .catch((e) => {
+      loading[which] = null;
+      throw e instanceof PayError ? e : failed(e);
+    }));
 }
 
 // The bytes carried here, compiled and linked as soon as they are
