@@ -8,6 +8,10 @@
 // this file) gets the entry's own `drive` from the entry (index.js,
 // `load`), so a page that loads the full module has one copy of the driver
 // and one table of listeners; Node's entry hands its one bundle's copy.
+// Of perform.js only `awaited` is imported: a page's driver leaves OP_AWAIT
+// to these runs, since its payment module awaits nothing.
+
+import { awaited } from "./perform.js";
 
 /**
  * The full module's bindings `bg`, with its runs as the package exports
@@ -18,7 +22,8 @@
  * in by the entry.
  */
 export function withRuns(bg, drive, onEventOf) {
-  const run = (start, onEvent) => drive(start, bg, onEvent);
+  // What a page's driver leaves to the runs: OP_AWAIT (perform.js).
+  const run = (start, onEvent) => drive(start, bg, onEvent, (c, end, resolve, reject, feed) => awaited(c, feed));
   // The bindings' class, which checks the options and starts the runs.
   const Client = bg.AuthClient;
   const client = new WeakMap();
@@ -49,6 +54,9 @@ export function withRuns(bg, drive, onEventOf) {
   if (typeof Symbol.dispose == "symbol") AuthClient.prototype[Symbol.dispose] = AuthClient.prototype.free;
   return Object.assign(Object.create(bg), {
     AuthClient,
+    // The payment's `confirm`, awaited after the page's payment module
+    // handed it over (index.js, OP_HAND_OFF), with the payment's onEvent.
+    __confirm: (payment, options, hint, ms, onEvent) => run(() => bg.__confirmStart(payment, options, hint, ms), onEvent),
     cardnetPay: (callback, options) => run(() => bg.__cardnetStart(callback, options), onEventOf(options)),
     verifyNotification: (body, verify) => run(() => bg.__noticeStart(body, verify)),
     watchPayment: (ask, options) => run(() => bg.__watchStart(ask, options), onEventOf(options)),

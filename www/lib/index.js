@@ -155,7 +155,7 @@ function whenLoaded(which, load, call) {
  * with the result), the load's error as its cause.
  */
 function toFull(payment, options) {
-  return (c, end, resolve, reject, go) => {
+  return (c, end, resolve, reject, feed, onEvent) => {
     const op = c[0];
     if (op == W.OP_EXPLAIN) {
       const e = c[W.EXPLAIN_ERROR];
@@ -169,7 +169,7 @@ function toFull(payment, options) {
     else
       loadFull()
         .then(
-          () => go(() => modules.full.bg.__confirmStart(payment, options, c[W.HAND_OFF_HINT], c[W.HAND_OFF_MS]), modules.full.bg),
+          () => modules.full.bg.__confirm(payment, options, c[W.HAND_OFF_HINT], c[W.HAND_OFF_MS], onEvent),
           (x) => {
             const e = c[W.HAND_OFF_ERROR];
             e.cause = x;
