@@ -1,7 +1,8 @@
 // The full module's own runs, driven by the one driver (perform.js, `drive`)
 // as payments are: `cardnetPay`, the authentication client's calls,
-// `verifyNotification` and `watchPayment`. The module decides (src/perform:
-// CardnetRun, VerifyRun, NoticeRun, WatchRun; src/web/runs.rs); this file only names the runs'
+// `verifyNotification`, `waitForBridge` and `watchPayment`. The module
+// decides (src/perform: CardnetRun, VerifyRun, NoticeRun, BridgeWait,
+// WatchRun; src/web/runs.rs, wait.rs); this file only names the runs'
 // start exports; the one step export, `__step`, is every run's.
 //
 // The driver is handed in, not imported: in a page, full.js (which bundles
@@ -16,8 +17,8 @@ import { awaited } from "./perform.js";
 /**
  * The full module's bindings `bg`, with its runs as the package exports
  * them: `cardnetPay`, `AuthClient` (each method a run),
- * `verifyNotification` and `watchPayment`, which answer promises and never
- * throw. Every other
+ * `verifyNotification`, `waitForBridge` and `watchPayment`, which answer
+ * promises and never throw. Every other
  * binding is `bg`'s own. `drive` and `onEventOf` are perform.js's, handed
  * in by the entry.
  */
@@ -59,6 +60,7 @@ export function withRuns(bg, drive, onEventOf) {
     __confirm: (payment, options, hint, ms, onEvent) => run(() => bg.__confirmStart(payment, options, hint, ms), onEvent),
     cardnetPay: (callback, options) => run(() => bg.__cardnetStart(callback, options), onEventOf(options)),
     verifyNotification: (body, verify) => run(() => bg.__noticeStart(body, verify)),
+    waitForBridge: (name, readyEvent, options) => run(() => bg.__waitStart(name, readyEvent, options)),
     watchPayment: (ask, options) => run(() => bg.__watchStart(ask, options), onEventOf(options)),
   });
 }

@@ -1,4 +1,4 @@
-// pay() and waitForBridge(): the shim that performs what the core decides
+// pay() and the one driver of every run: the shim that performs what the core decides
 // (src/perform; src/web/pay.rs has the commands). It listens, sets timers,
 // calls the bridge or the mini-program API, navigates and reports events
 // when told to, and feeds back what happened; it decides nothing. The
@@ -42,11 +42,6 @@ export function onEventOf(options) {
   } catch {
     // a throwing getter: no events
   }
-}
-
-/** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
-export function waitFor(bg, name, readyEvent, options) {
-  return drive(() => bg.__waitStart(name, readyEvent, options), bg);
 }
 
 /**
