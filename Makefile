@@ -187,9 +187,10 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	$(BIN)/terser --compress passes=2 --mangle "reserved=[$$(node www/build/export-names.mjs $(STAGE)/browser.js)]" --module $(STAGE)/browser.js --output pkg/index.js
 	# What the entry imports when it first needs the full module (ready()):
 	# the module's glue and its loading, one file.
-	# It has no driver of its own (perform.js is not beside it): the entry
-	# hands it its own (full.js, `load`).
-	mkdir -p $(STAGE)/full && cp www/lib/full.js www/lib/flows.js $(SHORT)/paybridge_full_bg.js $(STAGE)/full/
+	# It has no driver of its own: the entry hands it its own (full.js,
+	# `load`); of perform.js it bundles `awaited`, what the entry's driver
+	# leaves to the full module's runs (OP_AWAIT).
+	mkdir -p $(STAGE)/full && cp www/lib/full.js www/lib/flows.js www/lib/perform.js www/lib/protocol.js $(SHORT)/paybridge_full_bg.js $(STAGE)/full/
 	$(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  --define:PAYBRIDGE_BROWSER=true $(STAGE)/full/full.js --outfile=$(STAGE)/full.min.js
 	$(TERSER) --module $(STAGE)/full.min.js --output pkg/full.js

@@ -85,6 +85,10 @@ test("each rewrite that finds its subject in another shape throws, naming itself
     "export-names": "export function f() {\n    return wasm.__payStep();\n}\n",
     // The drop with a check of another bound.
     "one-view": "function dropObject(idx) {\n    if (idx < 132) return;\n    heap[idx] = heap_next;\n    heap_next = idx;\n}\n",
+    // The byte view made after a test of another form.
+    "byte-view": "if (cachedUint8ArrayMemory0 == null || cachedUint8ArrayMemory0.byteLength === 0) {\n}\n",
+    // A converted number used twice.
+    numbers: "export function f(id) {\n    const val1 = +id;\n    const ret = wasm.x(val1, val1);\n    return ret;\n}\n",
   };
   for (const [name, js] of Object.entries(shapes)) {
     const phase = REWRITES.find((r) => r.name === name).phase;
@@ -134,4 +138,27 @@ test("one-view: a string is read through the byte view's helper, and takeObject 
   // The same behaviour: a handle below the fixed ones stays, one above is freed.
   const run = new Function(`let heap = [0, 1], heap_next = 7; const getObject = (i) => heap[i];\n${out}\nheap[2000] = "x"; const a = takeObject(2000); const b = takeObject(1);\nreturn [a, b, heap[2000], heap_next, heap[1]];`);
   assert.deepEqual(run(), ["x", 1, 7, 2000, 1]);
+});
+
+test("byte-view and numbers: the view made in one test, a number argument converted by the call alone", () => {
+  const js = [
+    "let cachedUint8ArrayMemory0 = null;",
+    "function getUint8ArrayMemory0() {\n    if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {\n" +
+      "        cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);\n    }\n    return cachedUint8ArrayMemory0;\n}",
+    "function getArrayU8FromWasm0(ptr, len) {\n    ptr = ptr >>> 0;\n    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);\n}",
+    "export function __step(id, kind, v) {\n    const val1 = +id;\n    const val2 = +kind;\n    const ret = wasm._2(val1, val2, v);\n    return ret;\n}",
+    "",
+  ].join("\n");
+  const out = rewriteGlue(js, "after", ctx());
+  assert.match(out, /^ {4}const ret = wasm\._2\(id, kind, v\);$/m);
+  assert.doesNotMatch(out, /val\d|\/ 1/);
+  // The same behaviour: bytes read at an offset, and a new view once the
+  // memory grew (the old buffer detached).
+  const run = new Function(
+    "wasm",
+    `${out.replace(/^export /gm, "")}\nconst a = [...getArrayU8FromWasm0(1, 2)];\n` +
+      "const old = wasm.memory.buffer; wasm.memory.buffer = new Uint8Array([9, 8, 7, 6]).buffer; structuredClone(old, { transfer: [old] });\n" +
+      "return [a, [...getArrayU8FromWasm0(2, 2)], __step(1, 2, 3)];",
+  );
+  assert.deepEqual(run({ memory: { buffer: new Uint8Array([1, 2, 3, 4]).buffer }, _2: (...a) => a }), [[2, 3], [7, 6], [1, 2, 3]]);
 });

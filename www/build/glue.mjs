@@ -23,6 +23,8 @@
 //   casts           the number cast and the drop as the glue's helpers
 //   one-view        a string read through the byte view's helper; the drop
 //                   written inside takeObject, its one caller
+//   byte-view       the byte view made in one test, its offsets not divided
+//   numbers         a number argument converted once, by the call
 //   bindings        every export as one object (`--bindings`)
 
 import { readFileSync } from "node:fs";
@@ -252,6 +254,55 @@ export const REWRITES = [
           .replace(drop, "")
           .replace(take, "function takeObject(idx) {\n    const ret = getObject(idx);\n    if (idx >= 1028) {\n        heap[idx] = heap_next;\n        heap_next = idx;\n    }\n    return ret;\n}");
       }
+      return js;
+    },
+  },
+  {
+    // The byte view over the module's memory is made anew when there is
+    // none yet or when the memory grew (the old view then has no bytes):
+    // one test of the view's length, which is undefined without a view.
+    // Its offsets are bytes, so wasm-bindgen's division by the element
+    // size (`ptr / 1`) is left out.
+    name: "byte-view",
+    phase: "after",
+    expects:
+      "`if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {` and " +
+      "`return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);` in getArrayU8FromWasm0",
+    apply(js, ctx, fail) {
+      const made = "if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {";
+      if (js.includes("cachedUint8ArrayMemory0")) {
+        if (js.split(made).length !== 2) fail("the byte view is made in another form");
+        js = js.replace(made, "if (!cachedUint8ArrayMemory0?.byteLength) {");
+      }
+      const view = "return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);";
+      if (js.includes("function getArrayU8FromWasm0")) {
+        if (js.split(view).length !== 2) fail("getArrayU8FromWasm0 has another body");
+        js = js.replace(view, "return getUint8ArrayMemory0().subarray(ptr, ptr + len);");
+      }
+      return js;
+    },
+  },
+  {
+    // wasm-bindgen converts an export's number argument before the call
+    // (`const val1 = +id;`), and the call converts it again, as it
+    // converts every argument to its parameter's type (ToNumber, then
+    // ToInt32 for an i32): the argument is passed as it is and converted
+    // once, by the call. The exports that take numbers are the entries'
+    // own (`__step`, `__confirmStart`), given numbers by the shim and the
+    // core.
+    name: "numbers",
+    phase: "after",
+    expects: "`const valN = +NAME;` lines opening a function, each valN then used once, in the call on the line after them",
+    apply(js, ctx, fail) {
+      js = js.replace(/^((?: {4}const val\d+ = \+[\w$]+;\n)+)( {4}.*\bwasm\.[\w$]+\(.*\);)$/gm, (_, vals, call) => {
+        for (const [, val, name] of vals.matchAll(/const (val\d+) = \+([\w$]+);/g)) {
+          const whole = new RegExp(`\\b${val}\\b`, "g");
+          if ((call.match(whole) ?? []).length !== 1) fail(`${val} is not used once in \`${call.trim()}\``);
+          call = call.replace(whole, name);
+        }
+        return call;
+      });
+      if (/^ {4}const val\d+ = \+/m.test(js)) fail("a number argument is converted in another form");
       return js;
     },
   },

@@ -1,12 +1,10 @@
 // The synchronous exports, each guarded until its module is loaded: the
 // functions themselves are in the full module (planning, detection,
 // authorization, verification), which ready() loads.
-import { waitFor } from "./perform.js";
-import { guard, guardClass, loaded } from "./shared.js";
+import { guard, guardClass } from "./shared.js";
 
 export { PayError } from "./shared.js";
 
-export const waitForBridge = (name, readyEvent, options) => waitFor(loaded("waitForBridge").bg, name, readyEvent, options);
 export const [AuthClient, NotificationLog] = "AuthClient,NotificationLog".split(",").map(guardClass);
 
 // The guarded functions: the names bound and the names in the string are
@@ -34,6 +32,7 @@ export const [
   validateCardCheck,
   validateNameCheck,
   verifyNotification,
+  waitForBridge,
   wallet1AuthUrl,
   wallet1MiniAuthRequest,
   wallet1PageUrl,
@@ -47,7 +46,7 @@ export const [
   "cardnetAuthUrl,decodeEnvelope,defaultProfile,detectRuntime,isUserAuthCodeFresh,launchAppButton," +
   "newState,parseAuthCallback,parseNotification,passesThreshold,planAction,readLaunchOptions," +
   "readWallet1Token,readWallet2Openid,signInput,takeAuthCallback,validateCardCheck," +
-  "validateNameCheck,verifyNotification,wallet1AuthUrl,wallet1MiniAuthRequest,wallet1PageUrl," +
+  "validateNameCheck,verifyNotification,waitForBridge,wallet1AuthUrl,wallet1MiniAuthRequest,wallet1PageUrl," +
   "wallet1TokenRequest,wallet2AuthUrl,wallet2LaunchRequest,wallet2OauthTokenRequest," +
   "wallet2SessionRequest,watchPayment"
 ).split(",").map(guard);

@@ -84,19 +84,18 @@ function carried(bytes) {
 const loading = {};
 
 // The generated bindings serve one instance each: once a module is linked
-// (by any copy of this entry), it is never loaded again. `start()` runs a
-// turn later, so that a bundler's chunk loading that throws at once (a
+// (by any copy of this entry), it is never loaded again, which is checked
+// where `start()` would run, one path for both. `start()` runs a turn
+// later, so that a bundler's chunk loading that throws at once (a
 // mini-program build of this entry, which has no document) rejects, as
 // any failure does.
 function load(which, start) {
-  return (loading[which] ||= modules[which]
-    ? Promise.resolve()
-    : Promise.resolve()
-        .then(start)
-        .catch((e) => {
-          loading[which] = null;
-          throw e instanceof PayError ? e : failed(e);
-        }));
+  return (loading[which] ||= Promise.resolve()
+    .then(() => modules[which] || start())
+    .catch((e) => {
+      loading[which] = null;
+      throw e instanceof PayError ? e : failed(e);
+    }));
 }
 
 // The bytes carried here, compiled and linked as soon as they are
@@ -156,7 +155,7 @@ function whenLoaded(which, load, call) {
  * with the result), the load's error as its cause.
  */
 function toFull(payment, options) {
-  return (c, end, resolve, reject, go) => {
+  return (c, end, resolve, reject, feed, onEvent) => {
     const op = c[0];
     if (op == W.OP_EXPLAIN) {
       const e = c[W.EXPLAIN_ERROR];
@@ -170,7 +169,7 @@ function toFull(payment, options) {
     else
       loadFull()
         .then(
-          () => go(() => modules.full.bg.__confirmStart(payment, options, c[W.HAND_OFF_HINT], c[W.HAND_OFF_MS]), modules.full.bg),
+          () => modules.full.bg.__confirm(payment, options, c[W.HAND_OFF_HINT], c[W.HAND_OFF_MS], onEvent),
           (x) => {
             const e = c[W.HAND_OFF_ERROR];
             e.cause = x;

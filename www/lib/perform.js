@@ -1,4 +1,4 @@
-// pay() and waitForBridge(): the shim that performs what the core decides
+// pay() and the one driver of every run: the shim that performs what the core decides
 // (src/perform; src/web/pay.rs has the commands). It listens, sets timers,
 // calls the bridge or the mini-program API, navigates and reports events
 // when told to, and feeds back what happened; it decides nothing. The
@@ -15,6 +15,12 @@ const now = () => (typeof performance == "object" && performance.now ? performan
 // branch is left out of what a page downloads.
 const apiCalls = typeof PAYBRIDGE_BROWSER == "undefined";
 
+// Whether this build's driver performs OP_AWAIT itself. A page's payment
+// module awaits nothing (it hands `confirm` to the full module, OP_HAND_OFF),
+// so what a page downloads to pay leaves it to the full module's runs,
+// whose `more` is `awaited` (flows.js, bundled into full.js).
+const awaits = typeof PAYBRIDGE_BROWSER == "undefined";
+
 // One listener an event and target, however many runs listen (payments
 // and waits alike): [target, event, handler, the runs' feeds].
 const shared = {};
@@ -22,15 +28,11 @@ const shared = {};
 /**
  * Pays with the module whose bindings are `bg`. What the browser's payment
  * module leaves to the full module (OP_EXPLAIN, OP_HAND_OFF, OP_PRELOAD:
- * wording an input error, awaiting `confirm`) is performed by
- * `more(command, end, resolve, reject, go)`, which the browser entry passes
- * (index.js); `go(start, bg)` goes on with a run of module `bg` that
- * `start()` begins.
+ * wording an input error, awaiting `confirm`) is performed by `more`
+ * (`drive`), which the browser entry passes (index.js).
  */
 export function perform(bg, payment, options, more) {
-  const onEvent = onEventOf(options);
-  const go = (start, bg) => drive(start, bg, onEvent, (...c) => more(...c, go));
-  return go(() => bg.__payStart(payment, options), bg);
+  return drive(() => bg.__payStart(payment, options), bg, onEventOf(options), more);
 }
 
 /** `options.onEvent`, read once; none where reading it throws. */
@@ -42,11 +44,6 @@ export function onEventOf(options) {
   }
 }
 
-/** `waitForBridge(name, readyEvent, options?)` in the module whose bindings are `bg`. */
-export function waitFor(bg, name, readyEvent, options) {
-  return drive(() => bg.__waitStart(name, readyEvent, options), bg);
-}
-
 /**
  * The one driver of every run, in every module and runtime: `start()`
  * answers `[run, ...commands]`, and the module's one step export,
@@ -54,7 +51,9 @@ export function waitFor(bg, name, readyEvent, options) {
  * command ends the run (OP_RESOLVE, OP_REJECT, or a hand-over that `more`
  * performs), then feeds FEED_RELEASE and drops the run's timers and
  * listeners; whatever comes after that is not fed. Resolves or rejects as
- * the run ends; a `start` that throws rejects.
+ * the run ends; a `start` that throws rejects. The hand-over's commands
+ * (and in a page OP_AWAIT) go to `more(command, end, resolve, reject, feed,
+ * onEvent)`.
  */
 export function drive(start, bg, onEvent, more) {
   return new Promise((resolve, reject) => {
@@ -137,37 +136,13 @@ export function drive(start, bg, onEvent, more) {
           params.fail = (v) => feed(W.FEED_FAIL, v);
           if (c[W.CALL_API_COMPLETE]) params.complete = (v) => feed(W.FEED_COMPLETE, v);
           act(() => c[W.CALL_API_API][c[W.CALL_API_METHOD]](params));
-        } else if (op == W.OP_AWAIT) {
-          // f(x, y), its answer awaited; each settling fed with the
-          // command's token, by which the core tells a late answer. What a
-          // thenable's `then` throws rejects, as a promise's rejection.
-          const to = (kind, threw) => (x) => {
-            const v = [];
-            if (kind == W.FEED_SETTLED) {
-              v[W.SETTLED_TOKEN] = c[W.AWAIT_TOKEN];
-              v[W.SETTLED_VALUE] = x;
-            } else {
-              v[W.REJECTED_TOKEN] = c[W.AWAIT_TOKEN];
-              v[W.REJECTED_REASON] = x;
-              v[W.REJECTED_THREW] = threw;
-            }
-            feed(kind, v);
-          };
-          let v;
-          try {
-            v = c[W.AWAIT_F](c[W.AWAIT_X], c[W.AWAIT_Y]);
-          } catch (x) {
-            to(W.FEED_REJECTED, 1)(x);
-            continue;
-          }
-          Promise.resolve()
-            .then(() => v)
-            .then(to(W.FEED_SETTLED), to(W.FEED_REJECTED));
-        }
+        } else if (op == W.OP_AWAIT && awaits) awaited(c, feed);
         // The hand-over between the browser's two modules (OP_EXPLAIN,
         // OP_HAND_OFF, OP_PRELOAD: the operations numbered after
-        // OP_REJECT, src/perform/wire.rs), performed in one place: index.js.
-        else if (op > W.OP_REJECT) more(c, end, resolve, reject);
+        // OP_REJECT, src/perform/wire.rs), performed in one place: index.js;
+        // and in a page OP_AWAIT, which the full module's runs perform
+        // (flows.js), whose `more` it is.
+        else if (op > W.OP_REJECT || op == W.OP_AWAIT) more(c, end, resolve, reject, feed, onEvent);
         else if (op == W.OP_RESOLVE) {
           const value = c[W.RESOLVE_VALUE];
           if (c[W.RESOLVE_EVENT]) emit(c[W.RESOLVE_EVENT], value);
@@ -188,4 +163,33 @@ export function drive(start, bg, onEvent, more) {
     id = first.shift();
     run(first);
   });
+}
+
+/**
+ * OP_AWAIT: f(x, y), its answer awaited; each settling fed (`feed`) with
+ * the command's token, by which the core tells a late answer. What a
+ * thenable's `then` throws rejects, as a promise's rejection.
+ */
+export function awaited(c, feed) {
+  const to = (kind, threw) => (x) => {
+    const v = [];
+    if (kind == W.FEED_SETTLED) {
+      v[W.SETTLED_TOKEN] = c[W.AWAIT_TOKEN];
+      v[W.SETTLED_VALUE] = x;
+    } else {
+      v[W.REJECTED_TOKEN] = c[W.AWAIT_TOKEN];
+      v[W.REJECTED_REASON] = x;
+      v[W.REJECTED_THREW] = threw;
+    }
+    feed(kind, v);
+  };
+  let v;
+  try {
+    v = c[W.AWAIT_F](c[W.AWAIT_X], c[W.AWAIT_Y]);
+  } catch (x) {
+    return to(W.FEED_REJECTED, 1)(x);
+  }
+  Promise.resolve()
+    .then(() => v)
+    .then(to(W.FEED_SETTLED), to(W.FEED_REJECTED));
 }
