@@ -166,7 +166,7 @@ impl Profile {
                     let Json::Arr(items) = g else {
                         return Err(bad(&gf, "must be an array of strings"));
                     };
-                    let mut out = Vec::with_capacity(items.len());
+                    let mut out = Vec::new();
                     for it in items {
                         let mut s = String::new();
                         set_str(&mut s, it, Kind::Token, &gf, false)?;
