@@ -246,10 +246,10 @@ macro_rules! cat {
 }
 pub(crate) use cat;
 
-/// Two parts in one string (`cat!`).
+/// Two parts in one string (`cat!`): the first copied as every `String`
+/// of a `&str` is, the second pushed onto it.
 pub fn cat2(a: &str, b: &str) -> String {
-    let mut s = String::with_capacity(a.len() + b.len());
-    s.push_str(a);
+    let mut s = String::from(a);
     s.push_str(b);
     s
 }

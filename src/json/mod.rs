@@ -120,7 +120,7 @@ impl Json {
 
     /// An object of string members (a plan's parameters).
     pub fn str_obj(pairs: &[(&str, String)]) -> Json {
-        let mut m = Vec::with_capacity(pairs.len());
+        let mut m = Vec::new();
         for (k, v) in pairs {
             Json::put(&mut m, k, Json::Str(v.clone()));
         }

@@ -44,15 +44,18 @@ const fn off_path(default: &'static str) -> &'static str {
     }
 }
 
-/// The groups of profile strings, as [`G`] numbers them.
-pub(super) const GROUPS: [&str; 3] = ["wallet1", "wallet2", "cardnet"];
+/// The profile's members, as [`G`] numbers them: the groups of strings
+/// (of [`FIELDS`]), then the two lists, each merged its own way.
+pub(super) const GROUPS: [&str; 5] = ["wallet1", "wallet2", "cardnet", "mobileTokens", "channelAliases"];
 
-/// A group of profile strings (its place in [`GROUPS`]).
+/// A member of the profile (its place in [`GROUPS`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum G {
     Wallet1,
     Wallet2,
     Cardnet,
+    MobileTokens,
+    ChannelAliases,
 }
 
 /// Every string of the profile: its group, its JavaScript name, what it

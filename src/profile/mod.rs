@@ -145,7 +145,23 @@ impl Profile {
                 continue;
             }
             let gf = join(at, group);
-            if let Some(gi) = GROUPS.iter().position(|name| name == group) {
+            let Some(gi) = GROUPS.iter().position(|name| name == group) else {
+                return Err(unknown(&gf));
+            };
+            if gi == G::MobileTokens as usize {
+                let Json::Arr(items) = g else {
+                    return Err(bad(&gf, "must be an array of strings"));
+                };
+                let mut out = Vec::new();
+                for it in items {
+                    let mut s = String::new();
+                    set_str(&mut s, it, Kind::Token, &gf, false)?;
+                    out.push(s);
+                }
+                self.mobile_tokens = out;
+            } else if gi == G::ChannelAliases as usize {
+                self.merge_aliases(g, &gf)?;
+            } else {
                 for (k, v) in members(g, &gf)? {
                     if v.is_null() {
                         continue;
@@ -159,23 +175,6 @@ impl Profile {
                         return Err(unknown(&f));
                     }
                 }
-                continue;
-            }
-            match group.as_str() {
-                "mobileTokens" => {
-                    let Json::Arr(items) = g else {
-                        return Err(bad(&gf, "must be an array of strings"));
-                    };
-                    let mut out = Vec::with_capacity(items.len());
-                    for it in items {
-                        let mut s = String::new();
-                        set_str(&mut s, it, Kind::Token, &gf, false)?;
-                        out.push(s);
-                    }
-                    self.mobile_tokens = out;
-                }
-                "channelAliases" => self.merge_aliases(g, &gf)?,
-                _ => return Err(unknown(&gf)),
             }
         }
         Ok(())
