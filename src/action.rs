@@ -233,16 +233,24 @@ impl Plan {
     }
 }
 
+/// `<scheme>://platformapi/startapp?<query>`: the wallet1 app opened
+/// through its scheme.
+fn startapp(profile: &Profile, query: &str) -> String {
+    cat!(&profile.wallet1.scheme, "://platformapi/startapp?", query)
+}
+
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
 pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
-    let mut u = cat!(&profile.wallet1.scheme, "://platformapi/startapp?saId=", SA_ID, "&qrcode=");
+    // saId is [`SA_ID`].
+    let mut u = startapp(profile, "saId=10000007&qrcode=");
     crate::encode::push_component(&mut u, pay_info);
     u
 }
 
 /// `<scheme>://platformapi/startapp?appId=<appId>&page=<page>`.
 pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String {
-    let mut u = cat!(&profile.wallet1.scheme, "://platformapi/startapp?appId=", &target.app_id);
+    let mut u = startapp(profile, "appId=");
+    u.push_str(&target.app_id);
     if let Some(page) = &target.page {
         u.push_str("&page=");
         crate::encode::push_component(&mut u, page);
