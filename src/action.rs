@@ -207,28 +207,27 @@ impl Plan {
     /// The action as JavaScript sees it: `kind` first, then its fields, then
     /// `channel`.
     pub fn to_json(&self) -> Json {
-        let s = |v: &String| Json::Str(v.clone());
         let mut m = Vec::new();
-        Json::put(&mut m, "kind", Json::str(self.action.kind()));
+        Json::put_str(&mut m, "kind", self.action.kind());
         match &self.action {
             Action::OpenUrl { url, fallback_url } => {
-                Json::put(&mut m, "url", s(url));
-                Json::put(&mut m, "fallbackUrl", s(fallback_url));
+                Json::put_str(&mut m, "url", url);
+                Json::put_str(&mut m, "fallbackUrl", fallback_url);
             }
-            Action::Redirect { url } | Action::OpenMiniProgram { url } => Json::put(&mut m, "url", s(url)),
+            Action::Redirect { url } | Action::OpenMiniProgram { url } => Json::put_str(&mut m, "url", url),
             Action::Wallet1TradePay { trade_no, via } => {
-                Json::put(&mut m, "tradeNO", s(trade_no));
+                Json::put_str(&mut m, "tradeNO", trade_no);
                 let via = match via {
                     Via::Bridge => "bridge",
                     Via::MiniProgram => "mini_program",
                 };
-                Json::put(&mut m, "via", Json::str(via));
+                Json::put_str(&mut m, "via", via);
             }
             Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => {
                 Json::put(&mut m, "params", Json::str_obj(p))
             }
         }
-        Json::put(&mut m, "channel", Json::str(self.channel.name()));
+        Json::put_str(&mut m, "channel", self.channel.name());
         Json::Obj(m)
     }
 }
