@@ -213,7 +213,7 @@ impl Payment {
         const NEEDS: &str = "appId, timeStamp, nonceStr, package, signType, paySign";
         let (all, needs) = if with_app_id { (&ALL[..], NEEDS) } else { (&ALL[1..], &NEEDS["appId, ".len()..]) };
         let f = self.fields(channel, needs)?;
-        let mut out = Vec::with_capacity(all.len());
+        let mut out = Vec::new();
         for &key in all {
             let path = cat!("pay_info.", key);
             let v = match f.given(key) {

@@ -127,7 +127,7 @@ impl Json {
 
     /// An object of string members (a plan's parameters).
     pub fn str_obj(pairs: &[(&str, String)]) -> Json {
-        let mut m = Vec::with_capacity(pairs.len());
+        let mut m = Vec::new();
         for (k, v) in pairs {
             Json::put_str(&mut m, k, v);
         }
