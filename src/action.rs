@@ -207,42 +207,49 @@ impl Plan {
     /// The action as JavaScript sees it: `kind` first, then its fields, then
     /// `channel`.
     pub fn to_json(&self) -> Json {
-        let s = |v: &String| Json::Str(v.clone());
         let mut m = Vec::new();
-        Json::put(&mut m, "kind", Json::str(self.action.kind()));
+        Json::put_str(&mut m, "kind", self.action.kind());
         match &self.action {
             Action::OpenUrl { url, fallback_url } => {
-                Json::put(&mut m, "url", s(url));
-                Json::put(&mut m, "fallbackUrl", s(fallback_url));
+                Json::put_str(&mut m, "url", url);
+                Json::put_str(&mut m, "fallbackUrl", fallback_url);
             }
-            Action::Redirect { url } | Action::OpenMiniProgram { url } => Json::put(&mut m, "url", s(url)),
+            Action::Redirect { url } | Action::OpenMiniProgram { url } => Json::put_str(&mut m, "url", url),
             Action::Wallet1TradePay { trade_no, via } => {
-                Json::put(&mut m, "tradeNO", s(trade_no));
+                Json::put_str(&mut m, "tradeNO", trade_no);
                 let via = match via {
                     Via::Bridge => "bridge",
                     Via::MiniProgram => "mini_program",
                 };
-                Json::put(&mut m, "via", Json::str(via));
+                Json::put_str(&mut m, "via", via);
             }
             Action::Wallet2BridgePay { params: p } | Action::Wallet2RequestPayment { params: p } => {
                 Json::put(&mut m, "params", Json::str_obj(p))
             }
         }
-        Json::put(&mut m, "channel", Json::str(self.channel.name()));
+        Json::put_str(&mut m, "channel", self.channel.name());
         Json::Obj(m)
     }
 }
 
+/// `<scheme>://platformapi/startapp?<query>`: the wallet1 app opened
+/// through its scheme.
+fn startapp(profile: &Profile, query: &str) -> String {
+    cat!(&profile.wallet1.scheme, "://platformapi/startapp?", query)
+}
+
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
 pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
-    let mut u = cat!(&profile.wallet1.scheme, "://platformapi/startapp?saId=", SA_ID, "&qrcode=");
+    // saId is [`SA_ID`].
+    let mut u = startapp(profile, "saId=10000007&qrcode=");
     crate::encode::push_component(&mut u, pay_info);
     u
 }
 
 /// `<scheme>://platformapi/startapp?appId=<appId>&page=<page>`.
 pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String {
-    let mut u = cat!(&profile.wallet1.scheme, "://platformapi/startapp?appId=", &target.app_id);
+    let mut u = startapp(profile, "appId=");
+    u.push_str(&target.app_id);
     if let Some(page) = &target.page {
         u.push_str("&page=");
         crate::encode::push_component(&mut u, page);

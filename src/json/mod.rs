@@ -118,11 +118,18 @@ impl Json {
         m.push((k.to_string(), v));
     }
 
+    /// Adds the string member `k`: `v` copied. One body for the members a
+    /// plan is written with.
+    #[inline(never)]
+    pub fn put_str(m: &mut Vec<(String, Json)>, k: &str, v: &str) {
+        Json::put(m, k, Json::str(v));
+    }
+
     /// An object of string members (a plan's parameters).
     pub fn str_obj(pairs: &[(&str, String)]) -> Json {
         let mut m = Vec::new();
         for (k, v) in pairs {
-            Json::put(&mut m, k, Json::Str(v.clone()));
+            Json::put_str(&mut m, k, v);
         }
         Json::Obj(m)
     }
