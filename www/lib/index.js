@@ -27,10 +27,6 @@ export * from "./api.js";
  */
 export { modules as __modules };
 
-function failed(e) {
-  return new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e} (a mini-program imports paybridge/miniprogram)`, "not_ready", "wasm", undefined, e);
-}
-
 /** The payment module's bytes: decoded, then inflated by the platform, or by
  * fflate (./inflate.js, fetched only then) where it has no DecompressionStream. */
 async function embedded() {
@@ -68,17 +64,6 @@ function linked(instance) {
   if (!modules.pay) modules.pay = link(payBg, instance.exports);
 }
 
-/** Links the carried bytes now: true when they compiled and linked, or a
- * module is linked already. */
-function carried(bytes) {
-  try {
-    if (!modules.pay) linked(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports));
-    return true;
-  } catch {
-    return false; // modules.pay stays null
-  }
-}
-
 // Each module's loading, `pay` and `full`: kept while it is under way or
 // done, dropped when it fails, so that a later call tries again.
 const loading = {};
@@ -94,7 +79,9 @@ function load(which, start) {
     .then(() => modules[which] || start())
     .catch((e) => {
       loading[which] = null;
-      throw e instanceof PayError ? e : failed(e);
+      throw e instanceof PayError
+        ? e
+        : new PayError(`the paybridge WebAssembly could not be loaded: ${e?.message ?? e} (a mini-program imports paybridge/miniprogram)`, "not_ready", "wasm", undefined, e);
     }));
 }
 
@@ -105,7 +92,15 @@ function load(which, start) {
 const loadPay = (src) =>
   load("pay", () =>
     src === undefined
-      ? embedded().then((bytes) => carried(bytes) || WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance)))
+      ? embedded().then((bytes) => {
+          // Compiled and linked now, unless a module is linked already;
+          // asynchronously where that fails (modules.pay stays null).
+          try {
+            modules.pay || linked(new WebAssembly.Instance(new WebAssembly.Module(bytes), imports));
+          } catch {
+            return WebAssembly.instantiate(bytes, imports).then((r) => linked(r.instance));
+          }
+        })
       : import("./full.js").then((m) => m.instantiate(src, imports)).then(linked),
   );
 
