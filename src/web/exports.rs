@@ -41,11 +41,8 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsV
         has_document: present("document"),
         wallet1_global: present(&profile.wallet1.mini_program_global),
         wallet2_global: present(&profile.wallet2.mini_program_global),
-        api: if env::is_object(api) {
-            api_host(env::method(api, "tradePay").is_some(), env::method(api, "requestPayment").is_some())
-        } else {
-            None
-        },
+        // A value that is no object has no methods (`env::get` asks).
+        api: api_host(env::method(api, "tradePay").is_some(), env::method(api, "requestPayment").is_some()),
     }
 }
 
