@@ -245,8 +245,8 @@ impl AuthCallback {
     /// card-network payment later).
     pub fn from_json(v: &Json) -> Result<AuthCallback> {
         let field = |k: &str| cat!("callback.", k);
-        let text = |k: &str| match v.get(k) {
-            None | Some(Json::Null) => Ok(None),
+        let text = |k: &str| match v.given(k) {
+            None => Ok(None),
             Some(Json::Str(s)) => Ok(Some(s.clone())),
             Some(_) => Err(bad(&field(k), "must be a string")),
         };
