@@ -80,7 +80,7 @@ fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
 /// UTF-8 and holds no control character.
 pub(super) fn decode(s: &str, plus: bool) -> Option<String> {
     let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
+    let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let c = match b[i] {

@@ -169,7 +169,7 @@ pub(crate) fn push_param(url: &mut String, key: &str, value: &str) {
 /// `crypto.getRandomValues`): 22 characters of unpadded base64url.
 pub fn new_state(random: &[u8; 16]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(22);
+    let mut out = String::new();
     for chunk in random.chunks(3) {
         let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (*b as u32) << (16 - 8 * i));
         for i in 0..=chunk.len() {
