@@ -54,7 +54,7 @@ fn hex_value(b: u8) -> Option<u8> {
 /// bytes are not UTF-8.
 pub fn percent_decode(s: &str, plus_is_space: bool) -> Option<String> {
     let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
+    let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         match b[i] {

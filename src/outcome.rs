@@ -31,13 +31,13 @@ impl PayResult {
     /// order, onto the page's object (`web/protocol.rs`).
     pub fn to_json(&self) -> Json {
         let mut m = Vec::new();
-        Json::put(&mut m, "status", Json::str(self.status.as_str()));
-        Json::put(&mut m, "channel", Json::Str(self.channel.clone()));
+        Json::put_str(&mut m, "status", self.status.as_str());
+        Json::put_str(&mut m, "channel", &self.channel);
         Json::put(&mut m, "verified", Json::Bool(self.verified));
         if let Some(c) = &self.code {
-            Json::put(&mut m, "code", Json::Str(c.clone()));
+            Json::put_str(&mut m, "code", c);
         }
-        Json::put(&mut m, "message", Json::Str(self.message.clone()));
+        Json::put_str(&mut m, "message", &self.message);
         Json::Obj(m)
     }
 }

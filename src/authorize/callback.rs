@@ -80,7 +80,7 @@ fn raw_pairs(url: &str) -> Result<Vec<(&str, &str, bool)>> {
 /// UTF-8 and holds no control character.
 pub(super) fn decode(s: &str, plus: bool) -> Option<String> {
     let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
+    let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let c = match b[i] {
@@ -245,8 +245,8 @@ impl AuthCallback {
     /// card-network payment later).
     pub fn from_json(v: &Json) -> Result<AuthCallback> {
         let field = |k: &str| cat!("callback.", k);
-        let text = |k: &str| match v.get(k) {
-            None | Some(Json::Null) => Ok(None),
+        let text = |k: &str| match v.given(k) {
+            None => Ok(None),
             Some(Json::Str(s)) => Ok(Some(s.clone())),
             Some(_) => Err(bad(&field(k), "must be a string")),
         };

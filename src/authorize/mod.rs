@@ -86,17 +86,16 @@ impl AuthOptions {
         if v.as_obj().is_none() {
             return Err(bad("options", &cat!("must be an object, not ", v.kind())));
         }
-        match v.get("insecureLoopback") {
-            None | Some(Json::Null) => {}
+        match v.given("insecureLoopback") {
+            None => {}
             Some(Json::Bool(b)) => o.policy.insecure_loopback = *b,
             Some(_) => return Err(bad("insecureLoopback", "must be true or false")),
         }
         if let Some(p) = v.get("profile") {
             o.profile.merge_with(p, "profile", o.policy.insecure_loopback)?;
         }
-        match v.get("allowedHosts") {
-            None | Some(Json::Null) => {}
-            Some(h) => o.policy.allowed_hosts = Some(crate::safe_url::allowed_hosts_from_json(h)?),
+        if let Some(h) = v.given("allowedHosts") {
+            o.policy.allowed_hosts = Some(crate::safe_url::allowed_hosts_from_json(h)?);
         }
         Ok(o)
     }
@@ -110,8 +109,8 @@ pub(crate) fn fail(field: &str, why: &str) -> PayError {
 /// The string member `key` of the parameters object (`None` when absent or
 /// `null`); another kind of value is an error with `code`.
 pub(crate) fn opt_str<'a>(params: &'a Json, key: &str, code: Code) -> Result<Option<&'a str>> {
-    match params.get(key) {
-        None | Some(Json::Null) => Ok(None),
+    match params.given(key) {
+        None => Ok(None),
         Some(Json::Str(s)) => Ok(Some(s)),
         Some(v) => Err(PayError::field(code, key, cat!(key, " must be a string, not ", v.kind()))),
     }
@@ -170,7 +169,7 @@ pub(crate) fn push_param(url: &mut String, key: &str, value: &str) {
 /// `crypto.getRandomValues`): 22 characters of unpadded base64url.
 pub fn new_state(random: &[u8; 16]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(22);
+    let mut out = String::new();
     for chunk in random.chunks(3) {
         let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (*b as u32) << (16 - 8 * i));
         for i in 0..=chunk.len() {

@@ -127,8 +127,8 @@ fn original_id<'a>(p: &'a Json, profile: &Profile) -> Result<&'a str> {
             ),
         )
     };
-    let v = match p.get("userName") {
-        None | Some(Json::Null) => return Err(bad("userName", "is missing (the mini-program's original id)")),
+    let v = match p.given("userName") {
+        None => return Err(bad("userName", "is missing (the mini-program's original id)")),
         Some(Json::Str(s)) => s.as_str(),
         Some(other) => return Err(bad("userName", &cat!("must be a string, not ", other.kind()))),
     };
@@ -181,8 +181,8 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
     };
     let p = object(params, "params")?;
     let user_name = original_id(p, &profile)?.to_string();
-    let mut path = match p.get("path") {
-        None | Some(Json::Null) => None,
+    let mut path = match p.given("path") {
+        None => None,
         Some(Json::Str(s)) if page_path(s) => Some(s.clone()),
         Some(Json::Str(_)) => {
             return Err(bad(
@@ -192,8 +192,8 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
         }
         Some(other) => return Err(bad("path", &cat!("must be a string, not ", other.kind()))),
     };
-    match p.get("query") {
-        None | Some(Json::Null) => {}
+    match p.given("query") {
+        None => {}
         Some(Json::Obj(pairs)) => {
             let Some(base) = path.as_mut() else {
                 return Err(bad("query", "needs a path: the page that reads the query"));
@@ -215,8 +215,8 @@ pub fn wallet2_launch_request(params: &Json, options: Option<&Json>) -> Result<L
     if path.as_ref().is_some_and(|s| s.len() > MAX_PATH) {
         return Err(bad("path", "is too long: with its query it must stay within 1024 characters"));
     }
-    let kind = match p.get("type") {
-        None | Some(Json::Null) => MiniProgramType::Release,
+    let kind = match p.given("type") {
+        None => MiniProgramType::Release,
         Some(v) => {
             MiniProgramType::from_json(v).ok_or_else(|| bad("type", "must be 0 (release), 1 (test) or 2 (preview), or that name"))?
         }
@@ -253,9 +253,10 @@ impl LaunchInfo {
     }
 }
 
+/// The scene number given as `v` (`None`: no scene, absent or `null`).
 fn scene(v: Option<&Json>) -> Result<Option<u32>> {
     let n = match v {
-        None | Some(Json::Null) => return Ok(None),
+        None => return Ok(None),
         Some(Json::Num(n)) => *n,
         Some(Json::Str(s)) if !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()) => {
             s.bytes().fold(0.0, |n, b| n * 10.0 + (b - b'0') as f64)
@@ -278,15 +279,15 @@ pub fn read_launch_options(options: &Json, params: Option<&Json>) -> Result<Laun
     let o = object(options, "options")?;
     let key = match params {
         None | Some(Json::Null) => APP_PARAMETER_KEY,
-        Some(p) => match object(p, "params")?.get("appParameterKey") {
-            None | Some(Json::Null) => APP_PARAMETER_KEY,
+        Some(p) => match object(p, "params")?.given("appParameterKey") {
+            None => APP_PARAMETER_KEY,
             Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 => s.as_str(),
             Some(_) => return Err(bad("appParameterKey", "must be a query key of 1 to 64 characters")),
         },
     };
-    let scene = scene(o.get("scene"))?;
-    let query: Vec<(String, String)> = match o.get("query") {
-        None | Some(Json::Null) => Vec::new(),
+    let scene = scene(o.given("scene"))?;
+    let query: Vec<(String, String)> = match o.given("query") {
+        None => Vec::new(),
         Some(Json::Obj(pairs)) => pairs.iter().filter_map(|(k, v)| Some((k.clone(), scalar_text(v)?))).collect(),
         Some(other) => return Err(bad("options.query", &cat!("must be an object, not ", other.kind()))),
     };

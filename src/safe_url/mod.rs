@@ -167,7 +167,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         return Err(why!("its port is not a number from 1 to 65535"));
     }
     // The host, lowercased as it is copied.
-    let mut host = String::with_capacity(host_len);
+    let mut host = String::new();
     for &c in authority.get(..host_len).unwrap_or_default() {
         crate::encode::push_ascii(&mut host, c.to_ascii_lowercase());
     }

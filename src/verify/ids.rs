@@ -78,7 +78,7 @@ fn push_padded(out: &mut String, n: u32, width: usize) {
 /// `YYYYMMDD` of the service's day at `now_ms`.
 pub fn order_date(now_ms: f64) -> String {
     let t = stamp(now_ms);
-    let mut out = String::with_capacity(8);
+    let mut out = String::new();
     push_padded(&mut out, t.year, 4);
     push_padded(&mut out, t.month, 2);
     push_padded(&mut out, t.day, 2);
@@ -91,7 +91,7 @@ pub fn order_date(now_ms: f64) -> String {
 /// so it reads the same in a form, a URL and a log.
 pub fn order_id(now_ms: f64, random: &[u8; 16]) -> String {
     let t = stamp(now_ms);
-    let mut out = String::with_capacity(33);
+    let mut out = String::new();
     push_padded(&mut out, t.year, 4);
     push_padded(&mut out, t.month, 2);
     push_padded(&mut out, t.day, 2);

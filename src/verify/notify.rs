@@ -88,7 +88,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
             return Err(bad(k, " appears twice in the notification"));
         }
     }
-    let mut record = Vec::with_capacity(raw.len());
+    let mut record = Vec::new();
     let mut sign = None;
     for (k, v) in &raw {
         if k == "sign" {

@@ -67,7 +67,7 @@ impl Outcome {
     /// The outcome as JavaScript sees it: `VerifyOutcome`, camelCase keys,
     /// optional members left out when absent.
     pub fn to_json(&self) -> Json {
-        let mut m: Vec<(String, Json)> = Vec::with_capacity(10);
+        let mut m: Vec<(String, Json)> = Vec::new();
         let mut put = |k: &str, v: Json| m.push((k.into(), v));
         put("state", Json::str(self.state.as_str()));
         put("returnCode", Json::str(&self.return_code));

@@ -44,7 +44,7 @@ pub fn hmac_sha256_hex(key: &[u8], msg: &[u8]) -> String {
     };
     mac.update(msg);
     let bytes = mac.finalize().into_bytes();
-    let mut out = String::with_capacity(64);
+    let mut out = String::new();
     crate::encode::push_hex(&mut out, &bytes);
     out
 }

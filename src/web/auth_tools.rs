@@ -155,7 +155,7 @@ pub fn sign_input_js(params: JsValue) -> Result<String, JsValue> {
     let Some(members) = p.as_obj() else {
         return Err(err(&PayError::field(Code::InvalidOptions, "params", "params must be an object of string parameters")));
     };
-    let mut pairs = Vec::with_capacity(members.len());
+    let mut pairs = Vec::new();
     for (k, v) in members {
         match v {
             Json::Str(s) => pairs.push((k.clone(), s.clone())),
