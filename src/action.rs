@@ -11,8 +11,13 @@ use crate::profile::Profile;
 use crate::runtime::{Host, Runtime};
 use crate::safe_url::{self, UrlPolicy};
 
-/// The constant `saId` of the wallet1 scheme URL.
-pub const SA_ID: &str = "10000007";
+/// The constant `saId` of the wallet1 scheme URL, written once (a macro for `concat!` too).
+macro_rules! sa_id {
+    () => {
+        "10000007"
+    };
+}
+pub const SA_ID: &str = sa_id!();
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AppFallback {
@@ -232,16 +237,14 @@ impl Plan {
     }
 }
 
-/// `<scheme>://platformapi/startapp?<query>`: the wallet1 app opened
-/// through its scheme.
+/// `<scheme>://platformapi/startapp?<query>`: the wallet1 app opened by its scheme.
 fn startapp(profile: &Profile, query: &str) -> String {
     cat!(&profile.wallet1.scheme, "://platformapi/startapp?", query)
 }
 
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
 pub fn scheme_url(profile: &Profile, pay_info: &str) -> String {
-    // saId is [`SA_ID`].
-    let mut u = startapp(profile, "saId=10000007&qrcode=");
+    let mut u = startapp(profile, concat!("saId=", sa_id!(), "&qrcode="));
     crate::encode::push_component(&mut u, pay_info);
     u
 }
