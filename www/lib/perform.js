@@ -9,17 +9,21 @@ import * as W from "./protocol.js";
 
 const now = () => (typeof performance == "object" && performance.now ? performance.now() : Date.now());
 
-// Whether this build performs mini-program API calls (OP_CALL_API). The
-// browser entry's bundle defines PAYBRIDGE_BROWSER (Makefile): a page has
-// no mini-program API and neither of its modules makes such a call, so the
-// branch is left out of what a page downloads.
-const apiCalls = typeof PAYBRIDGE_BROWSER == "undefined";
+// Whether this is the browser entry's bundle, which defines
+// PAYBRIDGE_BROWSER (Makefile): the one test of the build, as the Rust
+// side's `PAYMENT_MODULE`, which the two below follow.
+const page = typeof PAYBRIDGE_BROWSER != "undefined";
+
+// Whether this build performs mini-program API calls (OP_CALL_API): a page
+// has no mini-program API and neither of its modules makes such a call,
+// so the branch is left out of what a page downloads.
+const apiCalls = !page;
 
 // Whether this build's driver performs OP_AWAIT itself. A page's payment
 // module awaits nothing (it hands `confirm` to the full module, OP_HAND_OFF),
 // so what a page downloads to pay leaves it to the full module's runs,
 // whose `more` is `awaited` (flows.js, bundled into full.js).
-const awaits = typeof PAYBRIDGE_BROWSER == "undefined";
+const awaits = !page;
 
 // One listener an event and target, however many runs listen (payments
 // and waits alike): [target, event, handler, the runs' feeds].
