@@ -118,8 +118,8 @@ impl Json {
         m.push((k.to_string(), v));
     }
 
-    /// Adds the string member `k`: `v` copied. One body for the members a
-    /// plan is written with.
+    /// Adds the string member `k`: `v` copied. One body for the string
+    /// members the crate writes (a plan's, a result's, a plan's parameters).
     #[inline(never)]
     pub fn put_str(m: &mut Vec<(String, Json)>, k: &str, v: &str) {
         Json::put(m, k, Json::str(v));
