@@ -233,7 +233,7 @@ impl Plan {
             }
         }
         Json::put_str(&mut m, "channel", self.channel.name());
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 }
 

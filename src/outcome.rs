@@ -38,7 +38,7 @@ impl PayResult {
             Json::put_str(&mut m, "code", c);
         }
         Json::put_str(&mut m, "message", &self.message);
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 }
 

@@ -69,7 +69,7 @@ pub(crate) fn wallet1_scopes(params: &Json) -> Result<String> {
     let mut names: Vec<&str> = Vec::new();
     match params.get("scopes") {
         Some(Json::Arr(items)) => {
-            for it in items {
+            for it in items.iter() {
                 names.push(it.as_str().ok_or_else(|| bad("scopes", RULE))?);
             }
         }

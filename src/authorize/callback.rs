@@ -237,7 +237,7 @@ impl AuthCallback {
             }
         }
         Json::put(&mut m, "receivedAt", Json::Num(self.received_at));
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 
     /// Reads back what [`to_json`](Self::to_json) gave (the page keeps the

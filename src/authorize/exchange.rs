@@ -75,7 +75,7 @@ impl ExchangeRequest {
         if let Some(k) = self.sign_param {
             Json::put(&mut m, "signParam", Json::str(k));
         }
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 }
 

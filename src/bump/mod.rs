@@ -3,7 +3,8 @@
 //!
 //! Freeing nothing is what makes it small. Every `dealloc` is empty, so the
 //! compiler leaves out the code that only frees (the drops of strings,
-//! vectors and JSON trees), which lol_alloc's free list, kept by the other
+//! vectors and JSON trees: a tree's lists, whose drop is recursive, are
+//! not dropped at all in this build, `json::List`), which lol_alloc's free list, kept by the other
 //! modules, cannot (tests/bench/README.md). The payment module holds heap memory for the
 //! payment in flight only (`web/pay.rs`), so when a payment claims the slot
 //! with none in flight nothing on the heap is live, and [`Bump::reset`] starts

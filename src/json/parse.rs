@@ -72,7 +72,7 @@ impl Parser<'_> {
                 self.ws();
                 if self.peek() == Some(b']') {
                     self.i += 1;
-                    return Ok(Json::Arr(items));
+                    return Ok(Json::Arr(crate::json::list(items)));
                 }
                 loop {
                     self.ws();
@@ -82,7 +82,7 @@ impl Parser<'_> {
                         Some(b',') => self.i += 1,
                         Some(b']') => {
                             self.i += 1;
-                            return Ok(Json::Arr(items));
+                            return Ok(Json::Arr(crate::json::list(items)));
                         }
                         _ => return Err("expected , or ] in an array"),
                     }
@@ -94,7 +94,7 @@ impl Parser<'_> {
                 self.ws();
                 if self.peek() == Some(b'}') {
                     self.i += 1;
-                    return Ok(Json::Obj(members));
+                    return Ok(Json::Obj(crate::json::list(members)));
                 }
                 loop {
                     self.ws();
@@ -115,7 +115,7 @@ impl Parser<'_> {
                         Some(b',') => self.i += 1,
                         Some(b'}') => {
                             self.i += 1;
-                            return Ok(Json::Obj(members));
+                            return Ok(Json::Obj(crate::json::list(members)));
                         }
                         _ => return Err("expected , or } in an object"),
                     }

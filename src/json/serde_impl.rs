@@ -45,14 +45,14 @@ impl<'de> Deserialize<'de> for Json {
                 while let Some(x) = a.next_element()? {
                     v.push(x);
                 }
-                Ok(Json::Arr(v))
+                Ok(Json::Arr(crate::json::list(v)))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
                 let mut v = Vec::new();
                 while let Some((k, x)) = a.next_entry::<String, Json>()? {
                     v.push((k, x));
                 }
-                Ok(Json::Obj(v))
+                Ok(Json::Obj(crate::json::list(v)))
             }
         }
         d.deserialize_any(V)

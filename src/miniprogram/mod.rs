@@ -56,7 +56,7 @@ pub fn wallet1_mini_auth_request(params: &Json) -> Result<Json> {
     let p = object(params, "params")?;
     let joined = crate::authorize::build::wallet1_scopes(p)?;
     let scopes = joined.split(',').map(Json::str).collect();
-    Ok(json_obj! { "scopes" => Json::Arr(scopes) })
+    Ok(json_obj! { "scopes" => Json::Arr(crate::json::list(scopes)) })
 }
 
 /// Which version of a mini-program a native app opens.
@@ -109,7 +109,7 @@ impl LaunchRequest {
             Json::put(&mut m, "path", Json::Str(p.clone()));
         }
         Json::put(&mut m, "type", Json::Num(self.kind as u8 as f64));
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 }
 
@@ -242,14 +242,18 @@ impl LaunchInfo {
         if let Some(s) = self.scene {
             Json::put(&mut m, "scene", Json::Num(s as f64));
         }
-        Json::put(&mut m, "query", Json::Obj(self.query.iter().map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect()));
+        Json::put(
+            &mut m,
+            "query",
+            Json::Obj(crate::json::list(self.query.iter().map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect())),
+        );
         if let Some(p) = &self.path {
             Json::put(&mut m, "path", Json::Str(p.clone()));
         }
         if let Some(a) = &self.app_parameter {
             Json::put(&mut m, "appParameter", Json::Str(a.clone()));
         }
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 }
 

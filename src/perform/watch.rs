@@ -234,7 +234,7 @@ impl WatchRun {
         if let Some(n) = next {
             o.push(("nextInMs".into(), Json::Num(n as f64)));
         }
-        Json::Obj(o)
+        Json::Obj(crate::json::list(o))
     }
 
     /// Ends: a final word, or no final word yet (stopped).

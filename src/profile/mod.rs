@@ -153,7 +153,7 @@ impl Profile {
                     return Err(bad(&gf, "must be an array of strings"));
                 };
                 let mut out = Vec::new();
-                for it in items {
+                for it in items.iter() {
                     let mut s = String::new();
                     set_str(&mut s, it, Kind::Token, &gf, false)?;
                     out.push(s);
@@ -269,17 +269,17 @@ impl Profile {
                     Json::put(&mut m, key, Json::Str(p.slot(f).clone()));
                 }
             }
-            Json::Obj(m)
+            Json::Obj(crate::json::list(m))
         };
         let mut w1 = group(&mut p, "wallet1");
         if let Json::Obj(m) = &mut w1 {
             let codes = self.wallet1.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect();
-            Json::put(m, "resultCodes", Json::Obj(codes));
+            Json::put(m, "resultCodes", Json::Obj(crate::json::list(codes)));
         }
         let w2 = group(&mut p, "wallet2");
         let card = group(&mut p, "cardnet");
-        let tokens = Json::Arr(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect());
-        let aliases = Json::Obj(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect());
+        let tokens = Json::Arr(crate::json::list(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect()));
+        let aliases = Json::Obj(crate::json::list(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect()));
         json_obj! {
             "wallet1" => w1,
             "wallet2" => w2,

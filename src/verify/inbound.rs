@@ -46,8 +46,9 @@ pub fn validate_received(op: Operation, params: &[(String, String)]) -> Vec<Prob
             out.push(problem(name, "required", cat!(name, " is required", why)));
         }
     }
-    let fields =
-        Json::Obj(params.iter().filter(|(k, _)| k != "app_token" && k != "sign").map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect());
+    let fields = Json::Obj(crate::json::list(
+        params.iter().filter(|(k, _)| k != "app_token" && k != "sign").map(|(k, v)| (k.clone(), Json::Str(v.clone()))).collect(),
+    ));
     match op {
         Operation::CardCheck => out.extend(validate(Kind::CardCheck, &fields, false)),
         Operation::NameCheck => out.extend(validate(Kind::NameCheck, &fields, false)),

@@ -103,7 +103,7 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
             record.push((k.clone(), Json::Str(v.clone())));
         }
     }
-    let record = Json::Obj(record);
+    let record = Json::Obj(crate::json::list(record));
     let need = |name: &str| text_field(&record, name).ok_or_else(|| bad(name, " is missing from the notification"));
     let seq_id = need("seq_id")?;
     if seq_id.len() > MAX_SEQ_ID_LEN {
@@ -194,7 +194,7 @@ mod tests {
                 *v = crate::json_text::parse(v.as_str().unwrap(), Code::InvalidResponse, "l").unwrap();
             }
         }
-        assert_eq!(parse_notification(&Json::Obj(m)).unwrap(), from_form);
+        assert_eq!(parse_notification(&Json::Obj(crate::json::list(m))).unwrap(), from_form);
     }
 
     #[test]

@@ -102,9 +102,9 @@ impl Outcome {
                 .problems
                 .iter()
                 .map(|p| Json::obj(vec![("field", Json::str(&p.field)), ("code", Json::str(p.code)), ("message", Json::str(&p.message))]));
-            put("problems", Json::Arr(list.collect()));
+            put("problems", Json::Arr(crate::json::list(list.collect())));
         }
-        Json::Obj(m)
+        Json::Obj(crate::json::list(m))
     }
 }
 

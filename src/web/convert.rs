@@ -188,7 +188,7 @@ impl Walk {
                         None => items.push(x),
                     }
                 }
-                Ok(if list { Json::Arr(items) } else { Json::Obj(members) })
+                Ok(if list { Json::Arr(crate::json::list(items)) } else { Json::Obj(crate::json::list(members)) })
             }
             _ => Err(why!("holds a value JSON cannot carry (a BigInt?)")),
         }
@@ -225,14 +225,14 @@ pub fn to_js(j: &Json) -> JsValue {
         Json::Str(s) => JsValue::from_str(s),
         Json::Arr(a) => {
             let out = Array::new();
-            for x in a {
+            for x in a.iter() {
                 out.push(&to_js(x));
             }
             out.into()
         }
         Json::Obj(m) => {
             let out = Object::new();
-            for (k, x) in m {
+            for (k, x) in m.iter() {
                 #[cfg(feature = "web-tools")]
                 define(&out, k, &to_js(x));
                 #[cfg(not(feature = "web-tools"))]

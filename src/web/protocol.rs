@@ -272,7 +272,7 @@ fn answer_of(raw: &JsValue) -> Json {
             }
         }
     }
-    Json::Obj(read)
+    Json::Obj(crate::json::list(read))
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`:
