@@ -3,7 +3,7 @@
 //! Pure: the same payment, options and runtime always give the same action,
 //! and every URL in an action has passed [`safe_url::check`].
 
-use crate::error::{bad_option as bad, cat, words, Code, PayError, Result};
+use crate::error::{bad_option as bad, cat, refuse, words, Code, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
@@ -264,7 +264,7 @@ pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String
 pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan> {
     let profile = &opts.profile;
     let channel = profile.resolve_channel(&payment.pay_channel).ok_or_else(|| {
-        PayError::field(
+        refuse(
             Code::UnsupportedChannel,
             "pay_channel",
             words!(
@@ -303,7 +303,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             } else if let Some(target) = &opts.mini_program {
                 Action::OpenMiniProgram { url: mini_program_url(profile, target) }
             } else {
-                return Err(PayError::field(
+                return Err(refuse(
                     Code::WrongRuntime,
                     "miniProgram",
                     words!(

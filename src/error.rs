@@ -142,13 +142,6 @@ impl PayError {
     /// What `new` and `field` inline into: one body for every kind of
     /// message, smaller in the payment module than a body a kind.
     fn make(code: Code, field: Option<&str>, message: String) -> PayError {
-        // An input error unworded in this build ([`WORDED`]) names its field
-        // and code until the full module words it.
-        let message = if !WORDED && message.is_empty() {
-            cat!(field.unwrap_or("the payment"), " is not valid (", code.as_str(), ")")
-        } else {
-            message
-        };
         PayError(Box::new(PayErrorData { code, message, field: field.map(String::from), details: Vec::new(), resp_code: None }))
     }
 
@@ -282,6 +275,29 @@ pub fn cat6(a: &str, b: &str, c: &str, d: &str, e: &str, f: &str) -> String {
     s
 }
 
+/// An input refused: an error of `code` blamed on `field`, its message
+/// `message` (made by [`words!`]) where the build words its errors
+/// ([`WORDED`]). Where it does not, `message` is empty and unused: every
+/// refusal site is then one call with its code and field, and one body
+/// ([`unworded`]) makes the message that names them.
+#[inline]
+pub(crate) fn refuse(code: Code, field: &str, message: String) -> PayError {
+    if WORDED {
+        PayError::field(code, field, message)
+    } else {
+        unworded(code, field)
+    }
+}
+
+/// The error of a refused input in a build that does not word them
+/// ([`refuse`]): `"<field> is not valid (<code>)"`. Cold: a refusal is
+/// the path a payment does not take, laid out after the ones it does.
+#[cold]
+#[inline(never)]
+fn unworded(code: Code, field: &str) -> PayError {
+    PayError::field(code, field, cat!(field, " is not valid (", code.as_str(), ")"))
+}
+
 /// An `invalid_options` error: the option `field` and why it is refused
 /// (`"timeoutMs"`, `"must be ..."`). Every check of the options and the
 /// profile ends in this one body rather than a copy of it at each
@@ -296,7 +312,7 @@ pub(crate) fn bad_option(field: &str, why: &str) -> PayError {
 /// authorization helpers' refusals.
 #[inline(never)]
 pub(crate) fn blame(code: Code, field: &str, why: &str) -> PayError {
-    PayError::field(code, field, words!(field, " ", why))
+    refuse(code, field, words!(field, " ", why))
 }
 
 /// Whether `s` holds a control character (Unicode `Cc`: U+0000 to U+001F

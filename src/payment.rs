@@ -74,7 +74,7 @@ pub struct Payment {
 const MAX_FIELD: usize = 4096;
 
 fn invalid(field: &str, msg: String) -> PayError {
-    PayError::field(Code::InvalidPayment, field, msg)
+    crate::error::refuse(Code::InvalidPayment, field, msg)
 }
 
 impl Payment {

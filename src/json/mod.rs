@@ -209,7 +209,7 @@ pub fn whole(n: f64) -> Option<u64> {
 
 /// The error for JSON text over [`MAX_TEXT`].
 pub fn too_long(code: Code, what: &str) -> PayError {
-    PayError::field(code, what, crate::error::words!(what, " is longer than 1 MiB of JSON text"))
+    crate::error::refuse(code, what, crate::error::words!(what, " is longer than 1 MiB of JSON text"))
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -17,7 +17,7 @@
 //! core's port, [`crate::platform`]), else by the crate's punycode rule
 //! (`punycode.rs`).
 
-use crate::error::{bad_option, why, words, Code, PayError, Result};
+use crate::error::{bad_option, why, words, Code, Result};
 
 use crate::prelude::*;
 
@@ -109,7 +109,7 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<()> {
         Ok(host) => words!(field, " points at host ", &host, ", which is not in allowedHosts"),
         Err(why) => words!(field, " is not a safe URL to open: ", why),
     };
-    Err(PayError::field(Code::UnsafeUrl, field, why))
+    Err(crate::error::refuse(Code::UnsafeUrl, field, why))
 }
 
 /// The shape check alone; returns the lowercased host or why it failed.

@@ -64,7 +64,7 @@ pub fn from_js(v: &JsValue, code: Code, what: &str) -> Result<Json, PayError> {
 
 fn walk(v: &JsValue, code: Code, what: &str, options: bool) -> Result<Json, PayError> {
     let mut w = Walk { nodes: 0, text: 0, options };
-    w.value(v, 0).map_err(|why| PayError::field(code, what, words!(what, " ", why)))
+    w.value(v, 0).map_err(|why| crate::error::refuse(code, what, words!(what, " ", why)))
 }
 
 /// The options of a payment: like [`from_js_opt`], leaving `api` (the
@@ -204,7 +204,7 @@ pub fn parse_text(text: &str, code: Code, what: &str) -> Result<Json, PayError> 
             // Read only where the message is worded (crate::error::WORDED):
             // the payment module makes no platform call for it.
             let detail = || super::env::get(&e, "message").text().unwrap_or_default();
-            Err(PayError::field(code, what, words!(what, " is not valid JSON text (", crate::safe_url::clip(&detail()), ")")))
+            Err(crate::error::refuse(code, what, words!(what, " is not valid JSON text (", crate::safe_url::clip(&detail()), ")")))
         }
     }
 }
