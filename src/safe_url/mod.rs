@@ -176,7 +176,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     }
     // An internationalized label: `xn--` at the host's start or after a dot.
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(&host) {
+    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(url, &host) {
         return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
