@@ -138,16 +138,16 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     // are cut as bytes (no character boundaries to check) and no cut here
     // can panic.
     let b = url.as_bytes();
-    let (start, http) = if starts_with_ci(b, b"https://") {
-        (8, false)
-    } else if starts_with_ci(b, b"http://") {
-        (7, true)
-    } else if b.starts_with(b"//") {
-        return Err(why!("it is scheme-relative; an absolute https URL is needed"));
-    } else {
-        return Err(why!("it is not an https URL"));
-    };
-    let rest = b.get(start..).unwrap_or_default();
+    // `https://`, else `http://` (loopback only, below), in any case.
+    let http = !starts_with_ci(b, b"https://");
+    if http && !starts_with_ci(b, b"http://") {
+        return Err(if b.starts_with(b"//") {
+            why!("it is scheme-relative; an absolute https URL is needed")
+        } else {
+            why!("it is not an https URL")
+        });
+    }
+    let rest = b.get(8 - usize::from(http)..).unwrap_or_default();
     let end = rest.iter().position(|c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at_checked(end).unwrap_or_default();
     // A byte loop, not `contains`, which would bring the standard
