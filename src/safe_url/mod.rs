@@ -286,41 +286,45 @@ fn check_tail(b: &[u8]) -> core::result::Result<(), &'static str> {
 
 /// Reads the `allowedHosts` option: an array of strings, each a rule
 /// ([`HostRule::parse`]); anything else is `invalid_options` naming
-/// `allowedHosts` or the item at fault. Every item must be a string
-/// before any is read as a host: the first that is not one is refused
-/// first.
+/// `allowedHosts` or the item at fault.
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     use crate::json::Json;
     let Json::Arr(items) = v else {
         return Err(bad_option("allowedHosts", "must be an array of host names"));
     };
-    if let Some(i) = items.iter().position(|it| it.as_str().is_none()) {
-        return Err(bad_option(&item("allowedHosts", i), "must be a string"));
-    }
-    rules(items.iter().map(|it| it.as_str().unwrap_or("")), "allowedHosts")
+    rules(items.iter().map(Json::as_str), "allowedHosts")
 }
 
 /// Parses `allowedHosts` (already known to be a list of strings).
 pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
-    rules(items.iter().map(String::as_str), field)
+    rules(items.iter().map(|s| Some(s.as_str())), field)
 }
 
-/// The rules of the list `field`, item by item: the first that is no rule
-/// is refused.
-fn rules<'a>(items: impl ExactSizeIterator<Item = &'a str>, field: &str) -> Result<Vec<HostRule>> {
-    let mut rules = Vec::with_capacity(items.len());
-    for (i, s) in items.enumerate() {
-        rules.push(rule(s, field, i)?);
-    }
-    Ok(rules)
-}
-
-/// Item `i` of the list `field` as a rule, or the error that names it.
-fn rule(s: &str, field: &str, i: usize) -> Result<HostRule> {
-    HostRule::parse(s).ok_or_else(|| {
-        let why = words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
-        bad_option(&item(field, i), &why)
-    })
+/// The rules of the list `field`. Every item must be a string before any
+/// is read as a host: the first that is not one is refused first; then the
+/// first that is no rule. One refusal, naming the item, its reason picked
+/// where it is found.
+fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, field: &str) -> Result<Vec<HostRule>> {
+    let (i, why) = 'refused: {
+        if let Some(i) = items.clone().position(|s| s.is_none()) {
+            break 'refused (i, String::from(why!("must be a string")));
+        }
+        let mut rules = Vec::with_capacity(items.len());
+        for (i, s) in items.enumerate() {
+            let s = s.unwrap_or_default();
+            match HostRule::parse(s) {
+                Some(r) => rules.push(r),
+                None => {
+                    break 'refused (
+                        i,
+                        words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s)),
+                    )
+                }
+            }
+        }
+        return Ok(rules);
+    };
+    Err(bad_option(&item(field, i), &why))
 }
 
 /// `field[i]`: the name of item `i` of a list.
