@@ -161,9 +161,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         Some(i) => (i, authority.get(i + 1..)),
         None => (end, None),
     };
-    // A number from 1 to 65535: at most 65535, and not 0 (its one
-    // canonical spelling).
-    if port.is_some_and(|p| p == b"0" || !number(p, 65535)) {
+    if port.is_some_and(|p| !number(p, 1, 65535)) {
         return Err(why!("its port is not a number from 1 to 65535"));
     }
     // The host, lowercased as it is copied.
@@ -240,17 +238,17 @@ fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
     for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        if n > 4 || !number(b, 255) {
+        if n > 4 || !number(b, 0, 255) {
             return false;
         }
     }
     n == 4
 }
 
-/// `b` is a decimal number no greater than `max`, written as the URL
+/// `b` is a decimal number from `min` to `max`, written as the URL
 /// standard writes it: digits only, no leading zero. Each digit is checked
 /// as its value is read, so that no value read can overflow.
-fn number(b: &[u8], max: u32) -> bool {
+fn number(b: &[u8], min: u32, max: u32) -> bool {
     if b.is_empty() || (b.len() > 1 && b.first() == Some(&b'0')) {
         return false;
     }
@@ -264,7 +262,7 @@ fn number(b: &[u8], max: u32) -> bool {
             return false;
         }
     }
-    true
+    v >= min
 }
 
 /// Path, query and fragment: printable ASCII (already checked) with
