@@ -83,10 +83,8 @@ impl HostRule {
         match self {
             HostRule::Exact(h) => h == host,
             HostRule::Suffix(s) => {
-                !is_address(host)
-                    && host.len() > s.len() + 1
-                    && host.ends_with(s.as_str())
-                    && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+                // A label and a dot before the suffix.
+                !is_address(host) && host.strip_suffix(s.as_str()).is_some_and(|head| head.len() > 1 && head.ends_with('.'))
             }
         }
     }
