@@ -23,13 +23,15 @@ pub trait Platform {
     /// `what`.
     fn parse_json(text: &str, code: Code, what: &str) -> Result<Json, PayError>;
 
-    /// Whether the runtime's own URL parser reads `https://<host>/` with
-    /// `host` (lowercase, an internationalized name whose shape the core
-    /// has checked) kept exactly as it is. Only the builds whose runtime
-    /// has `URL` (feature `platform-url`) ask; the others judge such a host
-    /// by the crate's punycode rule (`safe_url/punycode.rs`).
+    /// Whether the runtime's own URL parser reads `url` (whose shape the
+    /// core has checked) with its host kept exactly as `host` (the URL's
+    /// host lowercased, an internationalized name): the URL judged is the
+    /// URL opened, no second one built around the host. Only the builds
+    /// whose runtime has `URL` (feature `platform-url`) ask; the others
+    /// judge such a host by the crate's punycode rule
+    /// (`safe_url/punycode.rs`).
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    fn url_keeps_host(host: &str) -> bool;
+    fn url_keeps_host(url: &str, host: &str) -> bool;
 }
 
 /// The host's runtime: the crate's own parser.

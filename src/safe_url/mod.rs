@@ -83,10 +83,8 @@ impl HostRule {
         match self {
             HostRule::Exact(h) => h == host,
             HostRule::Suffix(s) => {
-                !is_address(host)
-                    && host.len() > s.len() + 1
-                    && host.ends_with(s.as_str())
-                    && host.as_bytes()[host.len() - s.len() - 1] == b'.'
+                // A label and a dot before the suffix.
+                !is_address(host) && host.strip_suffix(s.as_str()).is_some_and(|head| head.len() > 1 && head.ends_with('.'))
             }
         }
     }
@@ -138,16 +136,16 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     // are cut as bytes (no character boundaries to check) and no cut here
     // can panic.
     let b = url.as_bytes();
-    let (start, http) = if starts_with_ci(b, b"https://") {
-        (8, false)
-    } else if starts_with_ci(b, b"http://") {
-        (7, true)
-    } else if b.starts_with(b"//") {
-        return Err(why!("it is scheme-relative; an absolute https URL is needed"));
-    } else {
-        return Err(why!("it is not an https URL"));
-    };
-    let rest = b.get(start..).unwrap_or_default();
+    // `https://`, else `http://` (loopback only, below), in any case.
+    let http = !starts_with_ci(b, b"https://");
+    if http && !starts_with_ci(b, b"http://") {
+        return Err(if b.starts_with(b"//") {
+            why!("it is scheme-relative; an absolute https URL is needed")
+        } else {
+            why!("it is not an https URL")
+        });
+    }
+    let rest = b.get(8 - usize::from(http)..).unwrap_or_default();
     let end = rest.iter().position(|c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at_checked(end).unwrap_or_default();
     // A byte loop, not `contains`, which would bring the standard
@@ -161,9 +159,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
         Some(i) => (i, authority.get(i + 1..)),
         None => (end, None),
     };
-    // A number from 1 to 65535: at most 65535, and not 0 (its one
-    // canonical spelling).
-    if port.is_some_and(|p| p == b"0" || !number(p, 65535)) {
+    if port.is_some_and(|p| !number(p, 1, 65535)) {
         return Err(why!("its port is not a number from 1 to 65535"));
     }
     // The host, lowercased as it is copied.
@@ -176,7 +172,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     }
     // An internationalized label: `xn--` at the host's start or after a dot.
     #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(&host) {
+    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(url, &host) {
         return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
@@ -240,17 +236,17 @@ fn is_ipv4(h: &str) -> bool {
     let mut n = 0;
     for b in h.as_bytes().split(|&b| b == b'.') {
         n += 1;
-        if n > 4 || !number(b, 255) {
+        if n > 4 || !number(b, 0, 255) {
             return false;
         }
     }
     n == 4
 }
 
-/// `b` is a decimal number no greater than `max`, written as the URL
+/// `b` is a decimal number from `min` to `max`, written as the URL
 /// standard writes it: digits only, no leading zero. Each digit is checked
 /// as its value is read, so that no value read can overflow.
-fn number(b: &[u8], max: u32) -> bool {
+fn number(b: &[u8], min: u32, max: u32) -> bool {
     if b.is_empty() || (b.len() > 1 && b.first() == Some(&b'0')) {
         return false;
     }
@@ -264,7 +260,7 @@ fn number(b: &[u8], max: u32) -> bool {
             return false;
         }
     }
-    true
+    v >= min
 }
 
 /// Path, query and fragment: printable ASCII (already checked) with
@@ -286,41 +282,45 @@ fn check_tail(b: &[u8]) -> core::result::Result<(), &'static str> {
 
 /// Reads the `allowedHosts` option: an array of strings, each a rule
 /// ([`HostRule::parse`]); anything else is `invalid_options` naming
-/// `allowedHosts` or the item at fault. Every item must be a string
-/// before any is read as a host: the first that is not one is refused
-/// first.
+/// `allowedHosts` or the item at fault.
 pub fn allowed_hosts_from_json(v: &crate::json::Json) -> Result<Vec<HostRule>> {
     use crate::json::Json;
     let Json::Arr(items) = v else {
         return Err(bad_option("allowedHosts", "must be an array of host names"));
     };
-    if let Some(i) = items.iter().position(|it| it.as_str().is_none()) {
-        return Err(bad_option(&item("allowedHosts", i), "must be a string"));
-    }
-    rules(items.iter().map(|it| it.as_str().unwrap_or("")), "allowedHosts")
+    rules(items.iter().map(Json::as_str), "allowedHosts")
 }
 
 /// Parses `allowedHosts` (already known to be a list of strings).
 pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule>> {
-    rules(items.iter().map(String::as_str), field)
+    rules(items.iter().map(|s| Some(s.as_str())), field)
 }
 
-/// The rules of the list `field`, item by item: the first that is no rule
-/// is refused.
-fn rules<'a>(items: impl ExactSizeIterator<Item = &'a str>, field: &str) -> Result<Vec<HostRule>> {
-    let mut rules = Vec::with_capacity(items.len());
-    for (i, s) in items.enumerate() {
-        rules.push(rule(s, field, i)?);
-    }
-    Ok(rules)
-}
-
-/// Item `i` of the list `field` as a rule, or the error that names it.
-fn rule(s: &str, field: &str, i: usize) -> Result<HostRule> {
-    HostRule::parse(s).ok_or_else(|| {
-        let why = words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s));
-        bad_option(&item(field, i), &why)
-    })
+/// The rules of the list `field`. Every item must be a string before any
+/// is read as a host: the first that is not one is refused first; then the
+/// first that is no rule. One refusal, naming the item, its reason picked
+/// where it is found.
+fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, field: &str) -> Result<Vec<HostRule>> {
+    let (i, why) = 'refused: {
+        if let Some(i) = items.clone().position(|s| s.is_none()) {
+            break 'refused (i, String::from(why!("must be a string")));
+        }
+        let mut rules = Vec::with_capacity(items.len());
+        for (i, s) in items.enumerate() {
+            let s = s.unwrap_or_default();
+            match HostRule::parse(s) {
+                Some(r) => rules.push(r),
+                None => {
+                    break 'refused (
+                        i,
+                        words!("is not a host name, an IPv4 address, or *. followed by a host name of two labels or more: ", clip(s)),
+                    )
+                }
+            }
+        }
+        return Ok(rules);
+    };
+    Err(bad_option(&item(field, i), &why))
 }
 
 /// `field[i]`: the name of item `i` of a list.

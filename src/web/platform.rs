@@ -6,17 +6,15 @@
 //!
 //! An internationalized host is judged by the platform's own URL parser,
 //! where the runtime has `URL` (pages and Node; feature `platform-url`): a
-//! host with an `xn--` label passes only when `new URL` parses it and keeps
-//! it exactly as it is, so the parser that checks is the parser that
-//! navigates, and no punycode code is in the module. (A refused label:
+//! host with an `xn--` label passes only when `new URL` parses the URL and
+//! keeps its host exactly as it is, so the parser that checks is the parser
+//! that navigates, and no punycode code is in the module. (A refused label:
 //! punycode that does not decode, or stands for characters the URL
 //! standard maps or forbids, or is not the one encoding of them.)
 
 use crate::error::{Code, PayError};
 use crate::json::Json;
 use crate::platform::{Here, Platform};
-#[cfg(feature = "platform-url")]
-use crate::prelude::*;
 #[cfg(feature = "platform-url")]
 use wasm_bindgen::prelude::*;
 
@@ -35,14 +33,11 @@ impl Platform for Here {
         super::convert::parse_text(text, code, what)
     }
 
-    /// Whether `new URL("https://<host>/")` keeps `host` as it is.
+    /// Whether `new URL(url)` reads `host` as the URL's host name.
     #[cfg(feature = "platform-url")]
-    fn url_keeps_host(host: &str) -> bool {
+    fn url_keeps_host(url: &str, host: &str) -> bool {
         use super::env::Text;
-        let mut url = String::from("https://");
-        url.push_str(host);
-        url.push('/');
         // `hostname` read as any member is (no getter import of its own).
-        Url::new(&url).is_ok_and(|u| super::env::get(&u, "hostname").text().as_deref() == Some(host))
+        Url::new(url).is_ok_and(|u| super::env::get(&u, "hostname").text().as_deref() == Some(host))
     }
 }
