@@ -28,14 +28,10 @@ pub fn options_from(v: &JsValue) -> Result<Options, PayError> {
     Options::from_json(options_from_js(v)?.as_ref())
 }
 
-/// What this environment looks like, as the profile names it; `api` is the
-/// `api` option of `pay()` (a mini-program's API object), if any.
-pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsValue>, api: &JsValue) -> Probe {
-    let g: JsValue = match globals {
-        Some(g) if env::is_object(g) => g.clone(),
-        _ => env::global().into(),
-    };
-    let present = |name: &str| env::is_object(&env::get(&g, name));
+/// What this environment looks like, as the profile names it: `present`
+/// answers whether a global of that name is an object; `api` is the `api`
+/// option of `pay()` (a mini-program's API object), if any.
+pub fn probe(profile: &Profile, user_agent: Option<String>, present: impl Fn(&str) -> bool, api: &JsValue) -> Probe {
     Probe {
         user_agent: user_agent.unwrap_or_else(env::user_agent),
         has_document: present("document"),
@@ -46,10 +42,12 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsV
     }
 }
 
-/// The runtime: `options.runtime`, or detected from this environment and
-/// `options.api`.
+/// The runtime: `options.runtime`, or detected from this page's globals
+/// and `options.api`.
 pub fn runtime_for(opts: &Options, options: &JsValue) -> Runtime {
-    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, None, &env::get(options, "api")), &opts.profile))
+    use crate::perform::World;
+    let present = |name: &str| super::protocol::Page(options).has_global(name);
+    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, present, &env::get(options, "api")), &opts.profile))
 }
 
 /// Plans a payment: decode, then the pure planner (the plan carries what
@@ -108,6 +106,8 @@ pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
     let profile = from_js_opt(&env::get(&input, "profile"), Code::InvalidOptions, "profile")
         .and_then(|p| Profile::from_patch(p.as_ref()))
         .map_err(|e| err(&e))?;
-    let g = if globals.is_undefined() { None } else { Some(&globals) };
-    Ok(to_js(&detect(&probe(&profile, ua.text(), g, &JsValue::UNDEFINED), &profile).to_json()))
+    // The globals given (an object, as checked above), else this page's.
+    let g: JsValue = if globals.is_undefined() { env::global().into() } else { globals };
+    let present = |name: &str| env::is_object(&env::get(&g, name));
+    Ok(to_js(&detect(&probe(&profile, ua.text(), present, &JsValue::UNDEFINED), &profile).to_json()))
 }
