@@ -177,7 +177,8 @@ const RETURN_GRACE_MS: u32 = 1500;
 pub struct Run<V> {
     channel: &'static str,
     action: Action,
-    runtime: Runtime,
+    /// Where the run runs (of the runtime, only the host is read here).
+    host: Host,
     opts: Options,
     confirm: bool,
     phase: Phase,
@@ -210,7 +211,7 @@ impl<V: Clone> Run<V> {
         let mut run = Run {
             channel: plan.channel.name(),
             action: plan.action,
-            runtime,
+            host: runtime.host,
             opts,
             confirm,
             phase: Phase::Over,
