@@ -262,6 +262,11 @@ pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String
 
 /// Plans the action for `payment` in `runtime`.
 pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan> {
+    plan_on(payment, opts, runtime.host)
+}
+
+/// [`plan`] on `host`, all the planner reads of the runtime.
+pub fn plan_on(payment: &Payment, opts: &Options, host: Host) -> Result<Plan> {
     let profile = &opts.profile;
     let channel = profile.resolve_channel(&payment.pay_channel).ok_or_else(|| {
         PayError::field(
@@ -281,7 +286,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
         // scheme: the scan channel falls back to it.
         Channel::Wallet1 | Channel::Wallet1Wap => {
             let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
-            if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && runtime.host == Host::Wallet1) {
+            if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && host == Host::Wallet1) {
                 Action::Redirect { url: info }
             } else {
                 let url = scheme_url(profile, &info);
@@ -298,7 +303,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             let trade_no = payment.trade_no(channel)?;
             if channel == Channel::Wallet1Pub {
                 Action::Wallet1TradePay { trade_no, via: Via::Bridge }
-            } else if runtime.host == Host::Wallet1MiniProgram {
+            } else if host == Host::Wallet1MiniProgram {
                 Action::Wallet1TradePay { trade_no, via: Via::MiniProgram }
             } else if let Some(target) = &opts.mini_program {
                 Action::OpenMiniProgram { url: mini_program_url(profile, target) }
@@ -308,7 +313,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                     "miniProgram",
                     words!(
                         "wallet1_lite pays inside the wallet1 mini-program; this runtime is ",
-                        runtime.host.as_str(),
+                        host.as_str(),
                         ", so give options.miniProgram { appId, page } to open the mini-program"
                     ),
                 ));

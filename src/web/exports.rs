@@ -10,12 +10,14 @@ use super::env;
 use super::env::Text;
 #[cfg(feature = "web-tools")]
 use super::error::to_js as err;
-use crate::action::{plan, Options, Plan};
+use crate::action::{plan_on, Options, Plan};
 use crate::error::{Code, PayError};
 use crate::payment::Payment;
 use crate::prelude::*;
 use crate::profile::Profile;
-use crate::runtime::{api_host, detect, Probe, Runtime};
+#[cfg(feature = "web-tools")]
+use crate::runtime::detect;
+use crate::runtime::{api_host, detect_host, Host, Probe};
 use wasm_bindgen::prelude::*;
 
 /// Decodes a payment (object or JSON text).
@@ -42,22 +44,24 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, present: impl Fn(&st
     }
 }
 
-/// The runtime: `options.runtime`, or detected from this page's globals
-/// and `options.api`.
-pub fn runtime_for(opts: &Options, options: &JsValue) -> Runtime {
-    use crate::perform::World;
-    let present = |name: &str| super::protocol::Page(options).has_global(name);
-    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, present, &env::get(options, "api")), &opts.profile))
+/// The host of the runtime, all a payment reads of it: `options.runtime`'s,
+/// or detected from this page's globals and `options.api`.
+pub fn host_for(opts: &Options, options: &JsValue) -> Host {
+    let present = |name: &str| env::is_object(&env::global_get(name));
+    match opts.runtime {
+        Some(r) => r.host,
+        None => detect_host(&probe(&opts.profile, None, present, &env::get(options, "api")), &opts.profile),
+    }
 }
 
 /// Plans a payment: decode, then the pure planner (the plan carries what
 /// the run needs of the payment).
-pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Options, Runtime, Plan), PayError> {
+pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Options, Host, Plan), PayError> {
     let opts = options_from(options)?;
     let payment = payment_from(payment)?;
-    let runtime = runtime_for(&opts, options);
-    let p = plan(&payment, &opts, runtime)?;
-    Ok((opts, runtime, p))
+    let host = host_for(&opts, options);
+    let p = plan_on(&payment, &opts, host)?;
+    Ok((opts, host, p))
 }
 
 /// `planAction(payment, options?) -> Action`.
