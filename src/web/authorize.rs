@@ -308,7 +308,7 @@ pub fn cardnet_start(callback: JsValue, options: JsValue) -> Js {
         let m = "cardnetPay() ends by navigating the page to expend.pay_url, and this runtime has no location: call it from a web page";
         return Err(err(&PayError::new(Code::WrongRuntime, m)));
     }
-    if env::method(&options, "order").is_none() {
+    if !env::has_method(&options, "order") {
         return Err(err(&bad("order", "must be a function (userAuthCode) => payment: the merchant's call that orders with the code")));
     }
     let (expected, now) = callback_options(&options).map_err(e)?;

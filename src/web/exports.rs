@@ -40,7 +40,7 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, present: impl Fn(&st
         wallet1_global: present(&profile.wallet1.mini_program_global),
         wallet2_global: present(&profile.wallet2.mini_program_global),
         // A value that is no object has no methods (`env::get` asks).
-        api: api_host(env::method(api, "tradePay").is_some(), env::method(api, "requestPayment").is_some()),
+        api: api_host(env::has_method(api, "tradePay"), env::has_method(api, "requestPayment")),
     }
 }
 
