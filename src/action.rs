@@ -180,10 +180,9 @@ pub enum Action {
 }
 
 impl Action {
-    /// Each variant's kind, in the order of the variants: read from this
-    /// table, not returned by a match of strings, which the compiler merged
-    /// into `Plan::to_json`'s own match on the action, one copy of the
-    /// member a kind is written into for each arm.
+    /// Each variant's kind, in the order of the variants: a table, not a
+    /// match of strings, which the compiler merged into `Plan::to_json`'s
+    /// match on the action, one copy of the member written for each arm.
     const KINDS: [&'static str; 6] =
         ["open_url", "redirect", "open_mini_program", "wallet1_trade_pay", "wallet2_bridge_pay", "wallet2_request_payment"];
 
@@ -339,10 +338,6 @@ pub fn plan_on(payment: &Payment, opts: &Options, host: Host) -> Result<Plan> {
 mod tests {
     use super::*;
 
-    fn rt(host: Host) -> Runtime {
-        Runtime { host, mobile: true }
-    }
-
     #[test]
     fn scheme_url_round_trips() {
         let info = "https://pay.example/c?a=1&b=x%2By+z#f/?=%E4";
@@ -355,20 +350,20 @@ mod tests {
     #[test]
     fn wallet1_lite_needs_the_mini_program_outside() {
         let p = Payment::from_text(r#"{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"}}"#).unwrap();
-        let e = plan(&p, &Options::default(), rt(Host::Browser)).unwrap_err();
+        let e = plan_on(&p, &Options::default(), Host::Browser).unwrap_err();
         assert_eq!(e.code, Code::WrongRuntime);
         let o = Options {
             mini_program: Some(MiniProgramTarget { app_id: "2021000".into(), page: Some("pages/pay/index?order=1&x=y".into()) }),
             ..Options::default()
         };
-        let a = plan(&p, &o, rt(Host::Browser)).unwrap().action;
+        let a = plan_on(&p, &o, Host::Browser).unwrap().action;
         assert_eq!(
             a,
             Action::OpenMiniProgram {
                 url: "wallet1://platformapi/startapp?appId=2021000&page=pages%2Fpay%2Findex%3Forder%3D1%26x%3Dy".into()
             }
         );
-        let a = plan(&p, &o, rt(Host::Wallet1MiniProgram)).unwrap().action;
+        let a = plan_on(&p, &o, Host::Wallet1MiniProgram).unwrap().action;
         assert_eq!(a, Action::Wallet1TradePay { trade_no: "T".into(), via: Via::MiniProgram });
     }
 
