@@ -180,10 +180,9 @@ pub enum Action {
 }
 
 impl Action {
-    /// Each variant's kind, in the order of the variants: read from this
-    /// table, not returned by a match of strings, which the compiler merged
-    /// into `Plan::to_json`'s own match on the action, one copy of the
-    /// member a kind is written into for each arm.
+    /// Each variant's kind, in the order of the variants: a table, not a
+    /// match of strings, which the compiler merged into `Plan::to_json`'s
+    /// match on the action, one copy of the member written for each arm.
     const KINDS: [&'static str; 6] =
         ["open_url", "redirect", "open_mini_program", "wallet1_trade_pay", "wallet2_bridge_pay", "wallet2_request_payment"];
 
@@ -262,6 +261,11 @@ pub fn mini_program_url(profile: &Profile, target: &MiniProgramTarget) -> String
 
 /// Plans the action for `payment` in `runtime`.
 pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan> {
+    plan_on(payment, opts, runtime.host)
+}
+
+/// [`plan`] on `host`, all the planner reads of the runtime.
+pub fn plan_on(payment: &Payment, opts: &Options, host: Host) -> Result<Plan> {
     let profile = &opts.profile;
     let channel = profile.resolve_channel(&payment.pay_channel).ok_or_else(|| {
         refuse(
@@ -281,7 +285,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
         // scheme: the scan channel falls back to it.
         Channel::Wallet1 | Channel::Wallet1Wap => {
             let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
-            if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && runtime.host == Host::Wallet1) {
+            if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && host == Host::Wallet1) {
                 Action::Redirect { url: info }
             } else {
                 let url = scheme_url(profile, &info);
@@ -298,7 +302,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
             let trade_no = payment.trade_no(channel)?;
             if channel == Channel::Wallet1Pub {
                 Action::Wallet1TradePay { trade_no, via: Via::Bridge }
-            } else if runtime.host == Host::Wallet1MiniProgram {
+            } else if host == Host::Wallet1MiniProgram {
                 Action::Wallet1TradePay { trade_no, via: Via::MiniProgram }
             } else if let Some(target) = &opts.mini_program {
                 Action::OpenMiniProgram { url: mini_program_url(profile, target) }
@@ -308,7 +312,7 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
                     "miniProgram",
                     words!(
                         "wallet1_lite pays inside the wallet1 mini-program; this runtime is ",
-                        runtime.host.as_str(),
+                        host.as_str(),
                         ", so give options.miniProgram { appId, page } to open the mini-program"
                     ),
                 ));
@@ -334,10 +338,6 @@ pub fn plan(payment: &Payment, opts: &Options, runtime: Runtime) -> Result<Plan>
 mod tests {
     use super::*;
 
-    fn rt(host: Host) -> Runtime {
-        Runtime { host, mobile: true }
-    }
-
     #[test]
     fn scheme_url_round_trips() {
         let info = "https://pay.example/c?a=1&b=x%2By+z#f/?=%E4";
@@ -350,20 +350,20 @@ mod tests {
     #[test]
     fn wallet1_lite_needs_the_mini_program_outside() {
         let p = Payment::from_text(r#"{"pay_channel":"wallet1_lite","pay_info":{"tradeNO":"T"}}"#).unwrap();
-        let e = plan(&p, &Options::default(), rt(Host::Browser)).unwrap_err();
+        let e = plan_on(&p, &Options::default(), Host::Browser).unwrap_err();
         assert_eq!(e.code, Code::WrongRuntime);
         let o = Options {
             mini_program: Some(MiniProgramTarget { app_id: "2021000".into(), page: Some("pages/pay/index?order=1&x=y".into()) }),
             ..Options::default()
         };
-        let a = plan(&p, &o, rt(Host::Browser)).unwrap().action;
+        let a = plan_on(&p, &o, Host::Browser).unwrap().action;
         assert_eq!(
             a,
             Action::OpenMiniProgram {
                 url: "wallet1://platformapi/startapp?appId=2021000&page=pages%2Fpay%2Findex%3Forder%3D1%26x%3Dy".into()
             }
         );
-        let a = plan(&p, &o, rt(Host::Wallet1MiniProgram)).unwrap().action;
+        let a = plan_on(&p, &o, Host::Wallet1MiniProgram).unwrap().action;
         assert_eq!(a, Action::Wallet1TradePay { trade_no: "T".into(), via: Via::MiniProgram });
     }
 

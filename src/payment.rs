@@ -192,10 +192,14 @@ impl Payment {
     /// `pay_info.tradeNO` (or `tradeNo`) for wallet1_lite and wallet1_pub.
     pub fn trade_no(&self, channel: Channel) -> Result<String> {
         let f = self.fields(channel, "pay_info.tradeNO")?;
-        let (name, v) = match (f.given("tradeNO"), f.given("tradeNo")) {
-            (Some(v), _) => ("pay_info.tradeNO", v),
-            (_, Some(v)) => ("pay_info.tradeNo", v),
-            _ => {
+        // `tradeNo` looked for only where `tradeNO` is not given.
+        let found = match f.given("tradeNO") {
+            Some(v) => Some(("pay_info.tradeNO", v)),
+            None => f.given("tradeNo").map(|v| ("pay_info.tradeNo", v)),
+        };
+        let (name, v) = match found {
+            Some(found) => found,
+            None => {
                 return Err(invalid(
                     "pay_info.tradeNO",
                     words!("pay_info.tradeNO is missing (", channel.name(), " needs the trade number in pay_info.tradeNO)"),

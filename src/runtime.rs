@@ -71,12 +71,22 @@ pub fn api_host(has_trade_pay: bool, has_request_payment: bool) -> Option<Host> 
     }
 }
 
+/// Reads the runtime from the probe: its host ([`detect_host`]), and
+/// whether on a phone (a mini-program, or a mobile token in the user agent).
+pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
+    let host = detect_host(probe, profile);
+    let ua = probe.user_agent.as_str();
+    let mobile = host.is_mini_program() || profile.mobile_tokens.iter().any(|t| contains_token(ua, t));
+    Runtime { host, mobile }
+}
+
 /// Reads the host from the probe: an `api` object given by the caller
 /// decides first; then a mini-program API global with no `document` is a
-/// mini-program; otherwise the wallets' user-agent tokens decide.
-pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
+/// mini-program; otherwise the wallets' user-agent tokens decide. All that
+/// a payment reads of its runtime.
+pub fn detect_host(probe: &Probe, profile: &Profile) -> Host {
     let ua = probe.user_agent.as_str();
-    let host = if let Some(h) = probe.api {
+    if let Some(h) = probe.api {
         h
     } else if !probe.has_document && probe.wallet1_global {
         Host::Wallet1MiniProgram
@@ -88,9 +98,7 @@ pub fn detect(probe: &Probe, profile: &Profile) -> Runtime {
         Host::Wallet1
     } else {
         Host::Browser
-    };
-    let mobile = host.is_mini_program() || profile.mobile_tokens.iter().any(|t| contains_token(ua, t));
-    Runtime { host, mobile }
+    }
 }
 
 /// `token` appears in the user agent as a word of its own (case-insensitive):

@@ -95,7 +95,7 @@ impl<V: Clone> Run<V> {
         let mut run = Run {
             channel: crate::payment::Channel::from_name(&result.channel).map_or("", |c| c.name()),
             action: Action::Redirect { url: String::new() },
-            runtime: crate::runtime::Runtime { host: crate::runtime::Host::Browser, mobile: false },
+            host: crate::runtime::Host::Browser,
             opts: Options { confirm_timeout_ms: timeout_ms, ..Options::default() },
             confirm: true,
             phase: Phase::Over,

@@ -25,7 +25,7 @@ impl<V: Clone> Run<V> {
     pub(super) fn wait(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
         let (bridge, event) = event_names(&self.opts, wallet);
-        if self.runtime.host != wallet && !w.has_global(bridge) {
+        if self.host != wallet && !w.has_global(bridge) {
             let msg = cat!(
                 self.channel,
                 " pays through the ",
@@ -33,7 +33,7 @@ impl<V: Clone> Run<V> {
                 " app's JS bridge (",
                 bridge,
                 "), which is not on this page, and the runtime is ",
-                self.runtime.host.as_str(),
+                self.host.as_str(),
                 "; open this page inside the ",
                 wallet.as_str(),
                 " app"

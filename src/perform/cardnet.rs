@@ -15,13 +15,13 @@
 use super::hooks::{self, Awaited, Failure};
 use super::io::{Got, Hook};
 use super::{Cmd, Detail, Input, Out, Run, Timer, World};
-use crate::action::{plan, Action, Options};
+use crate::action::{plan_on, Action, Options};
 use crate::authorize::{cardnet_order, AuthCallback};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
-use crate::runtime::Runtime;
+use crate::runtime::Host;
 
 /// The token of the run's one awaited call, `order`.
 const ORDER: u32 = 1;
@@ -29,7 +29,7 @@ const ORDER: u32 = 1;
 /// The card-network flow being performed.
 pub struct CardnetRun<V> {
     opts: Options,
-    runtime: Runtime,
+    host: Host,
     phase: Phase<V>,
 }
 
@@ -44,8 +44,8 @@ enum Phase<V> {
 impl<V: Clone> CardnetRun<V> {
     /// Starts with the callback `cb` read at `now_ms`: reports it, then
     /// orders with its code, or fails when it cannot pay.
-    pub fn start(cb: &AuthCallback, now_ms: f64, opts: Options, runtime: Runtime, out: &mut impl Out<V>) -> CardnetRun<V> {
-        let mut run = CardnetRun { opts, runtime, phase: Phase::Over };
+    pub fn start(cb: &AuthCallback, now_ms: f64, opts: Options, host: Host, out: &mut impl Out<V>) -> CardnetRun<V> {
+        let mut run = CardnetRun { opts, host, phase: Phase::Over };
         out.push(Cmd::Emit(EventType::CALLBACK, Detail::Json(cb.to_json())));
         match cardnet_order(cb, now_ms) {
             Ok(order) => {
@@ -79,7 +79,7 @@ impl<V: Clone> CardnetRun<V> {
                 out.push(Cmd::ClearTimer(Timer::Await));
                 match (*payment).and_then(|p| self.planned(&p)) {
                     Ok(p) => {
-                        let run = Run::start_into(p, self.opts.clone(), self.runtime, false, w, &mut WithRaw(out, &raw));
+                        let run = Run::start_into(p, self.opts.clone(), self.host, false, w, &mut WithRaw(out, &raw));
                         self.phase = Phase::Paying(Box::new(run), raw);
                         return;
                     }
@@ -107,7 +107,7 @@ impl<V: Clone> CardnetRun<V> {
             );
             return Err(PayError::field(Code::InvalidPayment, "pay_channel", m));
         }
-        let p = plan(payment, &self.opts, self.runtime)?;
+        let p = plan_on(payment, &self.opts, self.host)?;
         match p.action {
             Action::Redirect { .. } => Ok(p),
             _ => Err(PayError::field(Code::InvalidPayment, "pay_channel", "the cardnet payment did not plan as a redirect")),

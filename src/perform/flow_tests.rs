@@ -67,7 +67,7 @@ fn cardnet_at(url: &str, options: &str, now: f64) -> (CardnetRun<u32>, Vec<Cmd<u
     let cb = parse_auth_callback(url, None, NOW).unwrap();
     let o = Options::from_json(Some(&crate::json::parse(options, Code::InvalidOptions, "options").unwrap())).unwrap();
     let mut out = Vec::new();
-    let run = CardnetRun::start(&cb, now, o, Runtime { host: Host::Browser, mobile: true }, &mut out);
+    let run = CardnetRun::start(&cb, now, o, Host::Browser, &mut out);
     (run, out)
 }
 

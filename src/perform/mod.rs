@@ -34,7 +34,7 @@ use crate::json::json_obj;
 use crate::json::Json;
 use crate::outcome::{PayResult, Status};
 use crate::prelude::*;
-use crate::runtime::{Host, Runtime};
+use crate::runtime::Host;
 
 mod answer;
 mod call;
@@ -177,7 +177,8 @@ const RETURN_GRACE_MS: u32 = 1500;
 pub struct Run<V> {
     channel: &'static str,
     action: Action,
-    runtime: Runtime,
+    /// Where the run runs: all it reads of the runtime.
+    host: Host,
     opts: Options,
     confirm: bool,
     phase: Phase,
@@ -196,21 +197,21 @@ pub struct Run<V> {
 }
 
 impl<V: Clone> Run<V> {
-    /// Starts performing `plan`; `confirm`: whether the options have a
-    /// `confirm` hook.
-    pub fn start(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &impl World) -> (Run<V>, Vec<Cmd<V>>) {
+    /// Starts performing `plan` in `host` (the runtime's, all a run reads
+    /// of it); `confirm`: whether the options have a `confirm` hook.
+    pub fn start(plan: Plan, opts: Options, host: Host, confirm: bool, w: &impl World) -> (Run<V>, Vec<Cmd<V>>) {
         let mut out = Vec::new();
-        let run = Run::start_into(plan, opts, runtime, confirm, w, &mut out);
+        let run = Run::start_into(plan, opts, host, confirm, w, &mut out);
         (run, out)
     }
 
     /// [`Run::start`], its commands written to `out`.
-    pub fn start_into(plan: Plan, opts: Options, runtime: Runtime, confirm: bool, w: &impl World, out: &mut impl Out<V>) -> Run<V> {
+    pub fn start_into(plan: Plan, opts: Options, host: Host, confirm: bool, w: &impl World, out: &mut impl Out<V>) -> Run<V> {
         let planned = Cmd::Emit(EventType::PLANNED, Detail::Json(plan.to_json()));
         let mut run = Run {
             channel: plan.channel.name(),
             action: plan.action,
-            runtime,
+            host,
             opts,
             confirm,
             phase: Phase::Over,

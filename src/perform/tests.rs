@@ -4,6 +4,7 @@ use super::*;
 use crate::action::plan;
 use crate::outcome::Callback;
 use crate::payment::Payment;
+use crate::runtime::Runtime;
 use core::cell::Cell;
 
 #[derive(Default)]
@@ -41,7 +42,7 @@ fn start(payment: &str, options: &str, host: Host, w: &Fake) -> (Run<u32>, Vec<C
     let o = Options::from_json(Some(&crate::json::parse(options, Code::InvalidOptions, "options").unwrap())).unwrap();
     let rt = Runtime { host, mobile: true };
     let confirm = options.contains("\"confirm\"");
-    Run::start(plan(&p, &o, rt).unwrap(), o, rt, confirm, w)
+    Run::start(plan(&p, &o, rt).unwrap(), o, host, confirm, w)
 }
 
 const W1: &str = r#"{"pay_channel":"wallet1_pub","pay_info":{"tradeNO":"T1"}}"#;

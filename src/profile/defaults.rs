@@ -101,7 +101,11 @@ const RESULT_CODES: [(&str, Status); 8] = [
     ("99", Status::Cancelled),
 ];
 
-const MOBILE_TOKENS: [&str; 6] = ["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"];
+/// The user-agent tokens of a phone or tablet: none in the payment module,
+/// where nothing reads them (a payment reads only its runtime's host,
+/// `runtime::detect_host`). A page's `mobileTokens` is still checked
+/// there, as everywhere.
+const MOBILE_TOKENS: &[&str] = if crate::PAYMENT_MODULE { &[] } else { &["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"] };
 
 /// A profile of empty strings, written as one constant: copied from the
 /// module's data in one move, where building its 20 strings one by one

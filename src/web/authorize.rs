@@ -12,7 +12,7 @@ use super::convert::{from_js, from_js_opt, to_js};
 use super::env;
 use super::env::Text;
 use super::error::to_js as err;
-use super::exports::{options_from, runtime_for};
+use super::exports::{host_for, options_from};
 use super::runs::{Flow, Hooks};
 use super::table::begin;
 use crate::authorize::once::{self, Record};
@@ -308,15 +308,15 @@ pub fn cardnet_start(callback: JsValue, options: JsValue) -> Js {
         let m = "cardnetPay() ends by navigating the page to expend.pay_url, and this runtime has no location: call it from a web page";
         return Err(err(&PayError::new(Code::WrongRuntime, m)));
     }
-    if env::method(&options, "order").is_none() {
+    if !env::has_method(&options, "order") {
         return Err(err(&bad("order", "must be a function (userAuthCode) => payment: the merchant's call that orders with the code")));
     }
     let (expected, now) = callback_options(&options).map_err(e)?;
     let cb = callback_from(&callback, expected.as_deref(), now).map_err(e)?;
-    let runtime = runtime_for(&opts, &JsValue::UNDEFINED);
+    let host = host_for(&opts, &JsValue::UNDEFINED);
     let o = options.clone();
     Ok(begin(Hooks::Order(&options), |w| {
-        let run = CardnetRun::start(&cb, now, opts, runtime, w);
+        let run = CardnetRun::start(&cb, now, opts, host, w);
         // Taken before the merchant orders with it (the shim calls `order`
         // after this answer): Back, reload or Forward to this page never
         // order again.

@@ -160,6 +160,13 @@ pub fn method(obj: &JsValue, key: &str) -> Option<Function> {
     }
 }
 
+/// Whether `obj[key]` is a function: one body that drops what it read,
+/// for the callers that only ask.
+#[inline(never)]
+pub fn has_method(obj: &JsValue, key: &str) -> bool {
+    method(obj, key).is_some()
+}
+
 /// `performance.now()` where there is one, else `Date.now()`.
 pub fn now() -> f64 {
     let perf = global_get("performance");
@@ -193,7 +200,7 @@ pub fn page_visible() -> bool {
 
 /// Whether this runtime has a `location` to navigate.
 pub fn can_navigate() -> bool {
-    method(&global_get("location"), "assign").is_some()
+    has_method(&global_get("location"), "assign")
 }
 
 /// Navigates the page with `location.assign`. Callers pass only URLs that

@@ -10,12 +10,14 @@ use super::env;
 use super::env::Text;
 #[cfg(feature = "web-tools")]
 use super::error::to_js as err;
-use crate::action::{plan, Options, Plan};
+use crate::action::{plan_on, Options, Plan};
 use crate::error::{Code, PayError};
 use crate::payment::Payment;
 use crate::prelude::*;
 use crate::profile::Profile;
-use crate::runtime::{api_host, detect, Probe, Runtime};
+#[cfg(feature = "web-tools")]
+use crate::runtime::detect;
+use crate::runtime::{api_host, detect_host, Host, Probe};
 use wasm_bindgen::prelude::*;
 
 /// Decodes a payment (object or JSON text).
@@ -28,38 +30,38 @@ pub fn options_from(v: &JsValue) -> Result<Options, PayError> {
     Options::from_json(options_from_js(v)?.as_ref())
 }
 
-/// What this environment looks like, as the profile names it; `api` is the
-/// `api` option of `pay()` (a mini-program's API object), if any.
-pub fn probe(profile: &Profile, user_agent: Option<String>, globals: Option<&JsValue>, api: &JsValue) -> Probe {
-    let g: JsValue = match globals {
-        Some(g) if env::is_object(g) => g.clone(),
-        _ => env::global().into(),
-    };
-    let present = |name: &str| env::is_object(&env::get(&g, name));
+/// What this environment looks like, as the profile names it: `present`
+/// answers whether a global of that name is an object; `api` is the `api`
+/// option of `pay()` (a mini-program's API object), if any.
+pub fn probe(profile: &Profile, user_agent: Option<String>, present: impl Fn(&str) -> bool, api: &JsValue) -> Probe {
     Probe {
         user_agent: user_agent.unwrap_or_else(env::user_agent),
         has_document: present("document"),
         wallet1_global: present(&profile.wallet1.mini_program_global),
         wallet2_global: present(&profile.wallet2.mini_program_global),
         // A value that is no object has no methods (`env::get` asks).
-        api: api_host(env::method(api, "tradePay").is_some(), env::method(api, "requestPayment").is_some()),
+        api: api_host(env::has_method(api, "tradePay"), env::has_method(api, "requestPayment")),
     }
 }
 
-/// The runtime: `options.runtime`, or detected from this environment and
-/// `options.api`.
-pub fn runtime_for(opts: &Options, options: &JsValue) -> Runtime {
-    opts.runtime.unwrap_or_else(|| detect(&probe(&opts.profile, None, None, &env::get(options, "api")), &opts.profile))
+/// The host of the runtime, all a payment reads of it: `options.runtime`'s,
+/// or detected from this page's globals and `options.api`.
+pub fn host_for(opts: &Options, options: &JsValue) -> Host {
+    let present = |name: &str| env::is_object(&env::global_get(name));
+    match opts.runtime {
+        Some(r) => r.host,
+        None => detect_host(&probe(&opts.profile, None, present, &env::get(options, "api")), &opts.profile),
+    }
 }
 
 /// Plans a payment: decode, then the pure planner (the plan carries what
 /// the run needs of the payment).
-pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Options, Runtime, Plan), PayError> {
+pub fn plan_js(payment: &JsValue, options: &JsValue) -> Result<(Options, Host, Plan), PayError> {
     let opts = options_from(options)?;
     let payment = payment_from(payment)?;
-    let runtime = runtime_for(&opts, options);
-    let p = plan(&payment, &opts, runtime)?;
-    Ok((opts, runtime, p))
+    let host = host_for(&opts, options);
+    let p = plan_on(&payment, &opts, host)?;
+    Ok((opts, host, p))
 }
 
 /// `planAction(payment, options?) -> Action`.
@@ -108,6 +110,8 @@ pub fn detect_runtime(input: JsValue) -> Result<JsValue, JsValue> {
     let profile = from_js_opt(&env::get(&input, "profile"), Code::InvalidOptions, "profile")
         .and_then(|p| Profile::from_patch(p.as_ref()))
         .map_err(|e| err(&e))?;
-    let g = if globals.is_undefined() { None } else { Some(&globals) };
-    Ok(to_js(&detect(&probe(&profile, ua.text(), g, &JsValue::UNDEFINED), &profile).to_json()))
+    // The globals given (an object, as checked above), else this page's.
+    let g: JsValue = if globals.is_undefined() { env::global().into() } else { globals };
+    let present = |name: &str| env::is_object(&env::get(&g, name));
+    Ok(to_js(&detect(&probe(&profile, ua.text(), present, &JsValue::UNDEFINED), &profile).to_json()))
 }

@@ -52,10 +52,10 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
                 crate::bump::heap::reset();
             }
             match super::exports::plan_js(&payment, &options) {
-                Ok((opts, runtime, plan)) => {
-                    let confirm = env::method(&options, "confirm").is_some();
+                Ok((opts, host, plan)) => {
+                    let confirm = env::has_method(&options, "confirm");
                     let id = number(out);
-                    let run = Run::start_into(plan, opts, runtime, confirm, &Page(&options), &mut Encode(out, &payment, &options));
+                    let run = Run::start_into(plan, opts, host, confirm, &Page(&options), &mut Encode(out, &payment, &options));
                     return Some((id, Flight { run, payment, options, _slot: Some(slot) }));
                 }
                 Err(e) => crate::perform::refuse(e),

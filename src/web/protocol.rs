@@ -75,10 +75,10 @@ impl World for Page<'_> {
         env::is_object(&env::global_get(name))
     }
     fn has_method(&self, name: &str, method: &str) -> bool {
-        env::method(&env::global_get(name), method).is_some()
+        env::has_method(&env::global_get(name), method)
     }
     fn api_has(&self, global: &str, method: &str) -> bool {
-        env::method(&self.api(global), method).is_some()
+        env::has_method(&self.api(global), method)
     }
 }
 

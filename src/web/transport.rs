@@ -76,7 +76,7 @@ impl Transport {
         if self.custom.is_some() {
             return Got::Answer(read_answer(&v));
         }
-        if env::method(&v, "text").is_none() {
+        if !env::has_method(&v, "text") {
             return Got::Response(
                 Err(PayError::new(Code::Transport, "fetch resolved with something that is not a Response (no text())")),
                 v,

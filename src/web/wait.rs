@@ -69,7 +69,7 @@ pub fn watch_start(ask: JsValue, options: JsValue) -> Result<Array, JsValue> {
         return Err(bad("options", "must be an object"));
     }
     let signal = super::env::get(&options, "signal");
-    let listens = super::env::method(&signal, "addEventListener").is_some();
+    let listens = super::env::has_method(&signal, "addEventListener");
     if !signal.is_undefined() && !signal.is_null() && !listens {
         return Err(bad("signal", "must be an AbortSignal"));
     }
