@@ -36,7 +36,7 @@
 //! `Counts` is no step: `step(0, Counts)` answers what the module holds
 //! (`__debugCounts`), its values named in `perform::wire::COUNTS`.
 
-use super::convert::{from_js, set, to_js};
+use super::convert::{from_js, member, set, to_js};
 use super::env;
 use super::env::Text;
 use super::error::{from_thrown, to_js as err};
@@ -210,7 +210,7 @@ impl Out<JsValue> for Encode<'_> {
 
     fn said(&mut self, kind: EventType, key: &str, value: &str) {
         let detail: JsValue = js_sys::Object::new().into();
-        set(&detail, key, &s(value));
+        member(&detail, key, &s(value));
         self.put(Op::Emit, s(kind.as_str()), detail, U, U)
     }
 
