@@ -173,7 +173,7 @@ impl Out<JsValue> for Encode<'_> {
             Cmd::CallApi(c) => (Op::CallApi, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
             // Each made by one kind of build (perform::CONFIRM_HERE).
             Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return,
-            Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), self.1.clone(), with_raw(&r), n(t)),
+            Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), self.1.clone(), with_raw(&r.0, &r.1), n(t)),
             // The full module's other awaited calls, which its runs write
             // themselves (web/runs.rs).
             #[cfg(feature = "web-extra")]
@@ -255,7 +255,7 @@ impl Out<JsValue> for Encode<'_> {
         if crate::perform::CONFIRM_HERE {
             return;
         }
-        let hint = with_raw(&(result, raw));
+        let hint = with_raw(&result, &raw);
         let e =
             err(&PayError::field(Code::ConfirmFailed, "confirm", "the confirm hook was not called: the module that calls it did not load"));
         set(&e, "result", &hint);
@@ -263,7 +263,7 @@ impl Out<JsValue> for Encode<'_> {
     }
 
     fn done(&mut self, result: PayResult, raw: Option<JsValue>) {
-        self.put(Op::Resolve, with_raw(&(result, raw)), s(EventType::RESULT.as_str()), U, U)
+        self.put(Op::Resolve, with_raw(&result, &raw), s(EventType::RESULT.as_str()), U, U)
     }
 
     fn fail(&mut self, e: PayError, cause: Option<JsValue>, result: Option<Reported<JsValue>>) {
@@ -274,7 +274,7 @@ impl Out<JsValue> for Encode<'_> {
         // A result only after `confirm` failed, in the builds that
         // await it (perform::CONFIRM_HERE).
         if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
-            set(&error, "result", &with_raw(&r));
+            set(&error, "result", &with_raw(&r.0, &r.1));
         }
         self.put(Op::Reject, error, U, U, U)
     }
@@ -344,7 +344,7 @@ fn answer_of(raw: &JsValue) -> Json {
 /// `result` as the page sees it, with the wallet's own answer as `raw`:
 /// the members [`PayResult::to_json`] names, in its order, written
 /// straight onto the page's object (no tree built first to be converted).
-fn with_raw((result, raw): &(PayResult, Option<JsValue>)) -> JsValue {
+fn with_raw(result: &PayResult, raw: &Option<JsValue>) -> JsValue {
     let out: JsValue = js_sys::Object::new().into();
     let s = |x: &str| JsValue::from_str(x);
     set(&out, "status", &s(result.status.as_str()));
