@@ -7,7 +7,6 @@ use super::{ApiCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
-use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::runtime::Host;
@@ -40,7 +39,10 @@ impl<V: Clone> Run<V> {
             );
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
-        out.emit(EventType::WAITING, Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) }));
+        let mut detail = Vec::new();
+        Json::put_str(&mut detail, "bridge", bridge);
+        Json::put_str(&mut detail, "event", event);
+        out.emit(EventType::WAITING, Detail::Json(Json::Obj(crate::json::list(detail))));
         self.phase = Phase::Waiting;
         let looked = wait::begin(bridge, event, self.opts.timeout_ms, w, out);
         self.waited(looked, w, out);
@@ -90,7 +92,11 @@ impl<V: Clone> Run<V> {
     fn params(&self) -> Json {
         match &self.action {
             Action::Wallet2BridgePay { params } | Action::Wallet2RequestPayment { params } => Json::str_obj(params),
-            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
+            Action::Wallet1TradePay { trade_no, .. } => {
+                let mut m = Vec::new();
+                Json::put_str(&mut m, "tradeNO", trade_no);
+                Json::Obj(crate::json::list(m))
+            }
             _ => Json::Null,
         }
     }

@@ -8,7 +8,7 @@
 use super::wire::Timer;
 use crate::error::PayError;
 use crate::event::EventType;
-use crate::json::{json_obj, Json};
+use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::prelude::*;
 
@@ -218,7 +218,9 @@ pub trait Out<V> {
 
     /// The event `kind` with one string member as its detail, `{ key: value }`.
     fn said(&mut self, kind: EventType, key: &str, value: &str) {
-        self.emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
+        let mut m = Vec::new();
+        Json::put_str(&mut m, key, value);
+        self.emit(kind, Detail::Json(Json::Obj(crate::json::list(m))))
     }
 
     /// [`Cmd::Listen`]: listening for `event` on `t`.

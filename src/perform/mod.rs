@@ -113,7 +113,9 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
-/// Goes to `url`: the event `navigating`, then the navigation.
+/// Goes to `url`: the event `navigating`, then the navigation; out of
+/// line, one copy for the run's two navigations (the plan's, the fallback).
+#[inline(never)]
 fn navigate<V>(url: &str, out: &mut impl Out<V>) {
     out.said(EventType::NAVIGATING, "url", url);
     out.navigate(url);
