@@ -51,7 +51,7 @@
 //!   options)`; `web/table.rs` `pay_start` gives the run its number and
 //!   `web/pay.rs` `start` claims the payment slot, plans
 //!   (`action.rs`) and starts `perform::Run`, whose commands
-//!   (`perform/io.rs`) `web/protocol.rs` `command` writes for the shim;
+//!   (`perform/io.rs`, named as `Out`'s methods) `web/protocol.rs` `Encode` writes for the shim;
 //!   `drive` performs them (the wallet called by `OP_CALL_BRIDGE` or
 //!   `OP_CALL_API`) and feeds each answer back through `__step`
 //!   (`table.rs` `step`, then `pay.rs` `Flight::step`, `Run::step_into`),

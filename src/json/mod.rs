@@ -156,7 +156,8 @@ impl Json {
     }
 
     /// Adds the string member `k`: `v` copied. One body for the string
-    /// members the crate writes (a plan's, a result's, a plan's parameters).
+    /// members the crate writes (a plan's, a result's, a plan's parameters,
+    /// the bridge call's and the events' details).
     #[inline(never)]
     pub fn put_str(m: &mut Vec<(String, Json)>, k: &str, v: &str) {
         Json::put(m, k, Json::str(v));

@@ -3,7 +3,7 @@
 
 use super::hooks::{self, Awaited, Failure};
 use super::io::{Got, Hook, Reported};
-use super::{Cmd, Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
+use super::{Input, Out, Phase, Run, Target, Timer, CONFIRM_HERE};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::json::Json;
@@ -17,9 +17,9 @@ impl<V: Clone> Run<V> {
     /// The wallet answered, or will not: its result, then `confirm`.
     pub(super) fn answered(&mut self, out: &mut impl Out<V>) {
         if self.phase == Phase::Awaiting {
-            out.push(super::unlisten(Target::Document, "visibilitychange"));
-            out.push(Cmd::ClearTimer(Timer::Answer));
-            out.push(Cmd::ClearTimer(Timer::Grace));
+            out.unlisten(Target::Document, "visibilitychange");
+            out.clear_timer(Timer::Answer);
+            out.clear_timer(Timer::Grace);
         }
         let (status, code, raw) = match self.answer.take() {
             None => (Status::Pending, None, None),
@@ -29,12 +29,15 @@ impl<V: Clone> Run<V> {
         if raw.is_none() {
             result.message = "no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state".to_string();
         }
-        let reported = Box::new((result, raw));
         if self.confirm && self.confirm_here() {
-            return self.await_confirm(reported, out);
+            return self.await_confirm(Box::new((result, raw)), out);
         }
         self.phase = Phase::Over;
-        out.push(if self.confirm { Cmd::HandOff(reported, self.opts.confirm_timeout_ms) } else { Cmd::Done(reported) });
+        if self.confirm {
+            out.hand_off(result, raw, self.opts.confirm_timeout_ms)
+        } else {
+            out.done(result, raw)
+        }
     }
 
     /// The wallet's answer `a` (from its callback `which`) mapped to a
@@ -89,7 +92,7 @@ impl<V: Clone> Run<V> {
         None
     }
 
-    /// The run that goes on from a [`Cmd::HandOff`]: the wallet's `result`
+    /// The run that goes on from a [`super::Cmd::HandOff`]: the wallet's `result`
     /// (and `raw`), `confirm` awaited for `timeout_ms`, then as any run.
     pub fn confirming(result: PayResult, raw: Option<V>, timeout_ms: u32, out: &mut impl Out<V>) -> Run<V> {
         let mut run = Run {
@@ -141,6 +144,6 @@ impl<V: Clone> Run<V> {
             _ => return,
         };
         self.phase = Phase::Over;
-        out.push(Cmd::Fail(e, cause, self.kept().map(Box::new)));
+        out.fail(e, cause, self.kept().map(Box::new));
     }
 }

@@ -3,11 +3,10 @@
 //! API.
 
 use super::wait::{self, Looked};
-use super::{said, ApiCall, BridgeCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
+use super::{ApiCall, Cmd, Detail, Out, Phase, Run, World, API_CALLS};
 use crate::action::{Action, Options};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
-use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
 use crate::runtime::Host;
@@ -40,7 +39,10 @@ impl<V: Clone> Run<V> {
             );
             return self.fail(PayError::field(Code::WrongRuntime, "pay_channel", msg), None, out);
         }
-        out.push(Cmd::Emit(EventType::WAITING, Detail::Json(json_obj! { "bridge" => Json::str(bridge), "event" => Json::str(event) })));
+        let mut detail = Vec::new();
+        Json::put_str(&mut detail, "bridge", bridge);
+        Json::put_str(&mut detail, "event", event);
+        out.emit(EventType::WAITING, Detail::Json(Json::Obj(crate::json::list(detail))));
         self.phase = Phase::Waiting;
         let looked = wait::begin(bridge, event, self.opts.timeout_ms, w, out);
         self.waited(looked, w, out);
@@ -60,7 +62,7 @@ impl<V: Clone> Run<V> {
             Looked::Waiting => return,
             Looked::Ready => return self.ready(w, out),
             Looked::TimedOut => {
-                out.push(Cmd::Emit(EventType::TIMEOUT, Detail::None));
+                out.emit(EventType::TIMEOUT, Detail::None);
                 wait::timeout_error(bridge, self.opts.timeout_ms)
             }
             Looked::NoDocument => wait::no_document_error(bridge),
@@ -72,16 +74,15 @@ impl<V: Clone> Run<V> {
     fn ready(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let wallet = self.wallet();
         let bridge = event_names(&self.opts, wallet).0;
-        out.push(said(EventType::BRIDGE_READY, "bridge", bridge));
+        out.said(EventType::BRIDGE_READY, "bridge", bridge);
         let method = if wallet == Host::Wallet1 { "call" } else { "invoke" };
         if !w.has_method(bridge, method) {
             let msg = cat!("the wallet bridge ", bridge, " has no ", method, " method");
             return self.fail(PayError::new(Code::BridgeError, msg), None, out);
         }
         let op = self.op();
-        out.push(said(EventType::CALLED, "method", op));
-        let call = BridgeCall { bridge: bridge.to_string(), method, op: op.to_string(), params: self.params() };
-        out.push(Cmd::CallBridge(Box::new(call)));
+        out.said(EventType::CALLED, "method", op);
+        out.call_bridge(bridge, method, op, self.params());
         self.phase = Phase::Calling;
     }
 
@@ -91,7 +92,11 @@ impl<V: Clone> Run<V> {
     fn params(&self) -> Json {
         match &self.action {
             Action::Wallet2BridgePay { params } | Action::Wallet2RequestPayment { params } => Json::str_obj(params),
-            Action::Wallet1TradePay { trade_no, .. } => json_obj! { "tradeNO" => Json::Str(trade_no.clone()) },
+            Action::Wallet1TradePay { trade_no, .. } => {
+                let mut m = Vec::new();
+                Json::put_str(&mut m, "tradeNO", trade_no);
+                Json::Obj(crate::json::list(m))
+            }
             _ => Json::Null,
         }
     }
@@ -120,7 +125,7 @@ impl<V: Clone> Run<V> {
         }
         let global = global.clone();
         let params = self.params();
-        out.push(said(EventType::CALLED, "method", method));
+        out.said(EventType::CALLED, "method", method);
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }

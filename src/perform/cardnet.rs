@@ -46,14 +46,14 @@ impl<V: Clone> CardnetRun<V> {
     /// orders with its code, or fails when it cannot pay.
     pub fn start(cb: &AuthCallback, now_ms: f64, opts: Options, host: Host, out: &mut impl Out<V>) -> CardnetRun<V> {
         let mut run = CardnetRun { opts, host, phase: Phase::Over };
-        out.push(Cmd::Emit(EventType::CALLBACK, Detail::Json(cb.to_json())));
+        out.emit(EventType::CALLBACK, Detail::Json(cb.to_json()));
         match cardnet_order(cb, now_ms) {
             Ok(order) => {
-                out.push(super::said(EventType::CALLED, "method", "order"));
+                out.said(EventType::CALLED, "method", "order");
                 hooks::ask(out, ORDER, Hook::Order(Box::new(order)), run.opts.confirm_timeout_ms);
                 run.phase = Phase::Ordering;
             }
-            Err(e) => out.push(Cmd::Fail(e, None, None)),
+            Err(e) => out.fail(e, None, None),
         }
         run
     }
@@ -76,7 +76,7 @@ impl<V: Clone> CardnetRun<V> {
         }
         let failed = match input {
             Input::Settled(ORDER, Got::Payment(payment, raw)) => {
-                out.push(Cmd::ClearTimer(Timer::Await));
+                out.clear_timer(Timer::Await);
                 match (*payment).and_then(|p| self.planned(&p)) {
                     Ok(p) => {
                         let run = Run::start_into(p, self.opts.clone(), self.host, false, w, &mut WithRaw(out, &raw));
@@ -93,7 +93,7 @@ impl<V: Clone> CardnetRun<V> {
             _ => return,
         };
         self.phase = Phase::Over;
-        out.push(Cmd::Fail(failed.0, failed.1, None));
+        out.fail(failed.0, failed.1, None);
     }
 
     /// The payment `order` gave, planned: it must be a card-network

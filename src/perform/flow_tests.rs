@@ -5,6 +5,7 @@ use super::io::{Got, Hook};
 use super::verify::Sender;
 use super::*;
 use crate::authorize::parse_auth_callback;
+use crate::json::Json;
 use crate::payment::Payment;
 use crate::verify::{Call, Config, Operation, Phase};
 

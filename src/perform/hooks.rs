@@ -87,7 +87,7 @@ impl Awaited {
 
 /// Awaits `hook` (answered with `token`) for at most `ms`.
 pub fn ask<V>(out: &mut impl Out<V>, token: u32, hook: Hook<V>, ms: u32) {
-    out.push(Cmd::SetTimer(Timer::Await, ms));
+    out.set_timer(Timer::Await, ms);
     out.push(Cmd::Await(token, hook));
 }
 

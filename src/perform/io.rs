@@ -198,3 +198,89 @@ pub enum Input<V> {
     /// threw (rather than its promise rejecting).
     Rejected(u32, V, bool),
 }
+
+/// Where the core's commands go, in order: a `Vec` (the host tests) or the
+/// wasm edges' encoder (`web/protocol.rs`), which writes each one for the
+/// shim as it comes (no vector of commands to build, walk and drop).
+///
+/// The commands a payment makes are named once here, as methods: each
+/// one's default builds its [`Cmd`] and pushes it, so that the host tests,
+/// the full module's wrappers and every recorder see the `Cmd`s; the wasm
+/// encoder writes each straight for the shim, no `Cmd` built, matched or
+/// dropped.
+pub trait Out<V> {
+    fn push(&mut self, c: Cmd<V>);
+
+    /// [`Cmd::Emit`].
+    fn emit(&mut self, kind: EventType, detail: Detail<V>) {
+        self.push(Cmd::Emit(kind, detail))
+    }
+
+    /// The event `kind` with one string member as its detail, `{ key: value }`.
+    fn said(&mut self, kind: EventType, key: &str, value: &str) {
+        let mut m = Vec::new();
+        Json::put_str(&mut m, key, value);
+        self.emit(kind, Detail::Json(Json::Obj(crate::json::list(m))))
+    }
+
+    /// [`Cmd::Listen`]: listening for `event` on `t`.
+    fn listen(&mut self, t: Target, event: &str) {
+        self.push(Cmd::Listen(t, event.to_string()))
+    }
+
+    /// [`Cmd::Unlisten`]: no longer listening for `event` on `t`.
+    fn unlisten(&mut self, t: Target, event: &str) {
+        self.push(Cmd::Unlisten(t, event.to_string()))
+    }
+
+    /// [`Cmd::SetTimer`].
+    fn set_timer(&mut self, t: Timer, ms: u32) {
+        self.push(Cmd::SetTimer(t, ms))
+    }
+
+    /// [`Cmd::ClearTimer`].
+    fn clear_timer(&mut self, t: Timer) {
+        self.push(Cmd::ClearTimer(t))
+    }
+
+    /// [`Cmd::Navigate`] to `url`.
+    fn navigate(&mut self, url: &str) {
+        self.push(Cmd::Navigate(url.to_string()))
+    }
+
+    /// [`Cmd::CallBridge`]: `globalThis[bridge][method](op, params, callback)`.
+    fn call_bridge(&mut self, bridge: &str, method: &'static str, op: &str, params: Json) {
+        self.push(Cmd::CallBridge(Box::new(BridgeCall { bridge: bridge.to_string(), method, op: op.to_string(), params })))
+    }
+
+    /// [`Cmd::Preload`].
+    fn preload(&mut self) {
+        self.push(Cmd::Preload)
+    }
+
+    /// [`Cmd::HandOff`] of the wallet's result, `confirm` awaited for `ms`.
+    fn hand_off(&mut self, result: PayResult, raw: Option<V>, ms: u32) {
+        self.push(Cmd::HandOff(Box::new((result, raw)), ms))
+    }
+
+    /// [`Cmd::Done`] with the payment's result.
+    fn done(&mut self, result: PayResult, raw: Option<V>) {
+        self.push(Cmd::Done(Box::new((result, raw))))
+    }
+
+    /// [`Cmd::Fail`].
+    fn fail(&mut self, e: PayError, cause: Option<V>, result: Option<Reported<V>>) {
+        self.push(Cmd::Fail(e, cause, result))
+    }
+
+    /// [`Cmd::Explain`].
+    fn explain(&mut self, e: PayError) {
+        self.push(Cmd::Explain(e))
+    }
+}
+
+impl<V> Out<V> for Vec<Cmd<V>> {
+    fn push(&mut self, c: Cmd<V>) {
+        Vec::push(self, c)
+    }
+}

@@ -30,8 +30,6 @@
 use crate::action::{Action, Options, Plan, Via};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
-use crate::json::json_obj;
-use crate::json::Json;
 use crate::outcome::{PayResult, Status};
 use crate::prelude::*;
 use crate::runtime::Host;
@@ -57,7 +55,7 @@ pub mod wire;
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub use cardnet::{order_refusal, CardnetRun};
-pub use io::{ApiCall, BridgeCall, Cmd, Detail, Expect, Got, Hook, Input, Reported, Target};
+pub use io::{ApiCall, BridgeCall, Cmd, Detail, Expect, Got, Hook, Input, Out, Reported, Target};
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 pub use verify::{NoticeRun, VerifyRun};
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
@@ -69,20 +67,20 @@ pub use wire::Timer;
 /// The command that ends a run refused before it starts: `busy`, for
 /// `export` (`pay`, `cardnetPay`), when another payment holds the one
 /// payment slot.
-pub fn busy<V>(export: &str) -> Cmd<V> {
+pub fn busy<V>(export: &str, out: &mut impl Out<V>) {
     let m = cat!(export, "() was called while another payment is still in flight; wait for its result first");
-    Cmd::Fail(PayError::new(Code::Busy, m), None, None)
+    out.fail(PayError::new(Code::Busy, m), None, None)
 }
 
 /// The command that ends a payment refused before it starts for its input
 /// `e`: rejected with it where this build words its errors
 /// (`crate::error::WORDED`), else handed to the module that words it
 /// ([`Cmd::Explain`]).
-pub fn refuse<V>(e: PayError) -> Cmd<V> {
+pub fn refuse<V>(e: PayError, out: &mut impl Out<V>) {
     if crate::error::WORDED {
-        Cmd::Fail(e, None, None)
+        out.fail(e, None, None)
     } else {
-        Cmd::Explain(e)
+        out.explain(e)
     }
 }
 
@@ -115,43 +113,12 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
-/// The event `kind` with one string member as its detail, `{ key: value }`;
-/// out of line, one copy for the run's every event of that form.
+/// Goes to `url`: the event `navigating`, then the navigation; out of
+/// line, one copy for the run's two navigations (the plan's, the fallback).
 #[inline(never)]
-fn said<V>(kind: EventType, key: &str, value: &str) -> Cmd<V> {
-    Cmd::Emit(kind, Detail::Json(json_obj! { key => Json::str(value) }))
-}
-
-/// Listening for `event` on `t`; out of line, one copy for the run's every
-/// listener.
-#[inline(never)]
-fn listen<V>(t: Target, event: &str) -> Cmd<V> {
-    Cmd::Listen(t, event.to_string())
-}
-
-/// No longer listening for `event` on `t`; out of line, as [`listen`].
-#[inline(never)]
-fn unlisten<V>(t: Target, event: &str) -> Cmd<V> {
-    Cmd::Unlisten(t, event.to_string())
-}
-
-/// Goes to `url`: the event `navigating`, then the navigation.
 fn navigate<V>(url: &str, out: &mut impl Out<V>) {
-    out.push(said(EventType::NAVIGATING, "url", url));
-    out.push(Cmd::Navigate(url.to_string()));
-}
-
-/// Where the core's commands go, in order: a `Vec` (the host tests) or the
-/// wasm edges' encoder (`web/protocol.rs`), which writes each one for the
-/// shim as it comes (no vector of commands to build, walk and drop).
-pub trait Out<V> {
-    fn push(&mut self, c: Cmd<V>);
-}
-
-impl<V> Out<V> for Vec<Cmd<V>> {
-    fn push(&mut self, c: Cmd<V>) {
-        Vec::push(self, c)
-    }
+    out.said(EventType::NAVIGATING, "url", url);
+    out.navigate(url);
 }
 
 /// Where a run stands; its variant a tag byte of its own, as [`Cmd`]'s.
@@ -207,7 +174,7 @@ impl<V: Clone> Run<V> {
 
     /// [`Run::start`], its commands written to `out`.
     pub fn start_into(plan: Plan, opts: Options, host: Host, confirm: bool, w: &impl World, out: &mut impl Out<V>) -> Run<V> {
-        let planned = Cmd::Emit(EventType::PLANNED, Detail::Json(plan.to_json()));
+        let planned = Detail::Json(plan.to_json());
         let mut run = Run {
             channel: plan.channel.name(),
             action: plan.action,
@@ -222,7 +189,7 @@ impl<V: Clone> Run<V> {
             #[cfg(test)]
             hand_off: false,
         };
-        out.push(planned);
+        out.emit(EventType::PLANNED, planned);
         run.begin(w, out);
         run
     }
@@ -276,27 +243,25 @@ impl<V: Clone> Run<V> {
             // The ready event, or the time-out and the last look.
             (Phase::Waiting, Input::Event(_) | Input::Timer(Timer::Ready)) => self.look(timed_out, w, out),
             (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
-                out.push(Cmd::Emit(EventType::CALLBACK, Detail::Value(v.clone())));
+                out.emit(EventType::CALLBACK, Detail::Value(v.clone()));
                 let (status, code) = self.mapped(which, &answer);
                 self.answer = Some((status, code, v));
                 if self.phase == Phase::Awaiting {
                     self.answered(out);
                 }
             }
-            (Phase::Calling | Phase::Awaiting, Input::Callback(_, v, _)) => {
-                out.push(Cmd::Emit(EventType::CALLBACK_IGNORED, Detail::Value(v)))
-            }
+            (Phase::Calling | Phase::Awaiting, Input::Callback(_, v, _)) => out.emit(EventType::CALLBACK_IGNORED, Detail::Value(v)),
             // A call that called back has answered, whether it then
             // returned or threw.
             (Phase::Calling, Input::Returned | Input::Threw(_)) if self.answer.is_some() => self.answered(out),
             (Phase::Calling, Input::Returned) => {
                 self.phase = Phase::Awaiting;
                 if self.confirm && !self.confirm_here() {
-                    out.push(Cmd::Preload);
+                    out.preload();
                 }
-                out.push(Cmd::SetTimer(Timer::Answer, self.opts.callback_timeout_ms));
+                out.set_timer(Timer::Answer, self.opts.callback_timeout_ms);
                 if w.has_document() {
-                    out.push(listen(Target::Document, "visibilitychange"));
+                    out.listen(Target::Document, "visibilitychange");
                 }
             }
             (Phase::Calling, Input::Threw(t)) => {
@@ -311,9 +276,9 @@ impl<V: Clone> Run<V> {
             (Phase::Awaiting, Input::Event(_)) => {
                 if !w.visible() {
                     self.hidden = true;
-                    out.push(Cmd::ClearTimer(Timer::Grace));
+                    out.clear_timer(Timer::Grace);
                 } else if self.hidden {
-                    out.push(Cmd::SetTimer(Timer::Grace, RETURN_GRACE_MS));
+                    out.set_timer(Timer::Grace, RETURN_GRACE_MS);
                 }
             }
             (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(out),
@@ -336,16 +301,16 @@ impl<V: Clone> Run<V> {
                 self.phase = Phase::Watching;
                 self.hidden = !w.visible();
                 if w.has_document() {
-                    out.push(listen(Target::Document, "visibilitychange"));
+                    out.listen(Target::Document, "visibilitychange");
                 }
-                out.push(listen(Target::Window, "pagehide"));
-                out.push(listen(Target::Window, "blur"));
-                out.push(Cmd::SetTimer(Timer::Fallback, ms));
+                out.listen(Target::Window, "pagehide");
+                out.listen(Target::Window, "blur");
+                out.set_timer(Timer::Fallback, ms);
             }
             (Phase::Watching, Action::OpenUrl { fallback_url, .. }, _) if !self.hidden && w.visible() => {
-                out.push(unlisten(Target::Document, "visibilitychange"));
-                out.push(unlisten(Target::Window, "pagehide"));
-                out.push(unlisten(Target::Window, "blur"));
+                out.unlisten(Target::Document, "visibilitychange");
+                out.unlisten(Target::Window, "pagehide");
+                out.unlisten(Target::Window, "blur");
                 navigate(fallback_url, out);
                 self.phase = Phase::Navigating(Status::Redirected);
             }
@@ -370,13 +335,13 @@ impl<V: Clone> Run<V> {
 
     fn finish(&mut self, result: PayResult, raw: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
-        out.push(Cmd::Done(Box::new((result, raw))));
+        out.done(result, raw);
     }
 
     /// Ends the run with `e`; out of line, one copy for its every refusal.
     #[inline(never)]
     fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
         self.phase = Phase::Over;
-        out.push(Cmd::Fail(e, cause, None));
+        out.fail(e, cause, None);
     }
 }

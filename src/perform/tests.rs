@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::action::plan;
+use crate::json::Json;
 use crate::outcome::Callback;
 use crate::payment::Payment;
 use crate::runtime::Runtime;

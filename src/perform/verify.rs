@@ -127,12 +127,12 @@ impl<V> VerifyRun<V> {
         let met = match input {
             Input::Settled(t, got) if awaiting && t == self.token => {
                 if !request && !matches!(phase, Phase::Encrypting) {
-                    out.push(Cmd::ClearTimer(Timer::Await));
+                    out.clear_timer(Timer::Await);
                 }
                 return self.settled(got, s, out);
             }
             Input::Rejected(t, v, threw) if awaiting && t == self.token => {
-                out.push(Cmd::ClearTimer(Timer::Await));
+                out.clear_timer(Timer::Await);
                 if !sending {
                     return self.hook_failed(phase, Failure::thrown(threw), Some(v), out);
                 }
@@ -185,7 +185,7 @@ impl<V> VerifyRun<V> {
                     if let Some(next) = self.to_encrypt.get(self.encrypted.len()).cloned() {
                         return self.ask(Hook::Encrypt(Box::new(next)), out);
                     }
-                    out.push(Cmd::ClearTimer(Timer::Await));
+                    out.clear_timer(Timer::Await);
                     Event::Encrypted(core::mem::take(&mut self.encrypted))
                 }
                 Err(e) => return self.fail(e, None, out),
@@ -197,7 +197,7 @@ impl<V> VerifyRun<V> {
             (Phase::Verifying, _, Got::Flag(Ok(b))) => Event::Verified(b),
             (Phase::Verifying, _, Got::Flag(Err(ty))) => return self.fail(not_flag(&ty), None, out),
             (Phase::Sending, None, Got::Answer(Ok((status, body)))) => {
-                out.push(Cmd::ClearTimer(Timer::Await));
+                out.clear_timer(Timer::Await);
                 Event::Response { status, body }
             }
             // The body is read under the same deadline as the request.
@@ -239,7 +239,7 @@ impl<V> VerifyRun<V> {
                 }
                 Step::Send(request) => return self.ask(Hook::Send(Box::new(request)), out),
                 Step::NeedVerify { data, signature } => return self.ask(Hook::Verify(Box::new((data, signature))), out),
-                Step::Sleep(ms) => return out.push(Cmd::SetTimer(Timer::Sleep, ms.min(MAX_TIMER_MS))),
+                Step::Sleep(ms) => return out.set_timer(Timer::Sleep, ms.min(MAX_TIMER_MS)),
                 Step::Done(Ok(outcome)) => return out.push(Cmd::Resolve(outcome.to_json())),
                 Step::Done(Err(mut e)) => {
                     // A call that ran out of tries says what the last one met.
@@ -259,7 +259,7 @@ impl<V> VerifyRun<V> {
     /// Ends the call here, the edge's failure (a hook's, an answer's).
     fn fail(&mut self, e: PayError, cause: Option<V>, out: &mut impl Out<V>) {
         self.call.end();
-        out.push(Cmd::Fail(e, cause, None));
+        out.fail(e, cause, None);
     }
 }
 
@@ -302,6 +302,6 @@ impl NoticeRun {
             _ => return,
         };
         self.notice = None;
-        out.push(Cmd::Fail(e, cause, None));
+        out.fail(e, cause, None);
     }
 }

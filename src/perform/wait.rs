@@ -8,8 +8,8 @@
 //! runs listen.
 
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
-use super::Input;
-use super::{Cmd, Out, Target, Timer, World};
+use super::{Cmd, Input};
+use super::{Out, Target, Timer, World};
 use crate::error::{cat, push_u64, Code, PayError};
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 use crate::prelude::*;
@@ -31,12 +31,12 @@ pub(super) fn begin<V>(bridge: &str, event: &str, timeout_ms: u32, w: &impl Worl
         // No page to listen on: only a bridge that is already there counts.
         return if w.has_global(bridge) { Looked::Ready } else { Looked::NoDocument };
     }
-    out.push(super::listen(Target::Document, event));
+    out.listen(Target::Document, event);
     if w.has_global(bridge) {
-        out.push(super::unlisten(Target::Document, event));
+        out.unlisten(Target::Document, event);
         return Looked::Ready;
     }
-    out.push(Cmd::SetTimer(Timer::Ready, timeout_ms));
+    out.set_timer(Timer::Ready, timeout_ms);
     Looked::Waiting
 }
 
@@ -48,9 +48,9 @@ pub(super) fn look<V>(bridge: &str, event: &str, timed_out: bool, w: &impl World
     if !here && !timed_out {
         return Looked::Waiting;
     }
-    out.push(super::unlisten(Target::Document, event));
+    out.unlisten(Target::Document, event);
     if !timed_out {
-        out.push(Cmd::ClearTimer(Timer::Ready));
+        out.clear_timer(Timer::Ready);
     }
     if here {
         Looked::Ready
@@ -122,8 +122,8 @@ impl BridgeWait {
         match looked {
             Looked::Waiting => {}
             Looked::Ready => out.push(Cmd::Found(self.bridge.clone())),
-            Looked::TimedOut => out.push(Cmd::Fail(timeout_error(&self.bridge, self.timeout_ms), None, None)),
-            Looked::NoDocument => out.push(Cmd::Fail(no_document_error(&self.bridge), None, None)),
+            Looked::TimedOut => out.fail(timeout_error(&self.bridge, self.timeout_ms), None, None),
+            Looked::NoDocument => out.fail(no_document_error(&self.bridge), None, None),
         }
     }
 

@@ -143,14 +143,14 @@ impl WatchRun {
             return run;
         }
         if run.opts.signal {
-            out.push(super::listen(Target::Signal, "abort"));
+            out.listen(Target::Signal, "abort");
         }
         if let Some(ms) = run.opts.stop_after_ms {
-            out.push(Cmd::SetTimer(Timer::Ready, ms));
+            out.set_timer(Timer::Ready, ms);
         }
         match run.opts.first_after_ms {
             0 => run.ask(out),
-            ms => out.push(Cmd::SetTimer(Timer::Sleep, ms)),
+            ms => out.set_timer(Timer::Sleep, ms),
         }
         run
     }
@@ -163,7 +163,7 @@ impl WatchRun {
     fn ask<V>(&mut self, out: &mut impl Out<V>) {
         self.asks += 1;
         self.waiting = Waiting::Asking;
-        out.push(Cmd::SetTimer(Timer::Await, self.opts.timeout_ms));
+        out.set_timer(Timer::Await, self.opts.timeout_ms);
         out.push(Cmd::Await(self.asks, Hook::Ask));
     }
 
@@ -175,14 +175,14 @@ impl WatchRun {
             (_, Input::Timer(Timer::Ready)) => self.end(false, out),
             (Waiting::Sleeping, Input::Timer(Timer::Sleep)) => self.ask(out),
             (Waiting::Asking, Input::Settled(t, Got::Text(word))) if t == self.asks => {
-                out.push(Cmd::ClearTimer(Timer::Await));
+                out.clear_timer(Timer::Await);
                 match word {
                     Ok(w) => self.answered(w, out),
                     Err(kind) => self.failed(cat!("ask answered ", &kind, ": it must answer the merchant's status (\"paid\", \"closed\", \"created\", ...) or an object with it as status"), out),
                 }
             }
             (Waiting::Asking, Input::Rejected(t, _, threw)) if t == self.asks => {
-                out.push(Cmd::ClearTimer(Timer::Await));
+                out.clear_timer(Timer::Await);
                 self.failed(if threw { "ask threw".into() } else { "ask failed".into() }, out)
             }
             (Waiting::Asking, Input::Timer(Timer::Await)) => {
@@ -200,16 +200,16 @@ impl WatchRun {
         let says = Says::of(&word);
         self.last = Some(word);
         if says != Says::NotPaidYet {
-            out.push(Cmd::Emit(EVENT, Detail::Json(self.detail(says, None, None))));
+            out.emit(EVENT, Detail::Json(self.detail(says, None, None)));
             return self.end(true, out);
         }
         let wait = self.sleep(out);
-        out.push(Cmd::Emit(EVENT, Detail::Json(self.detail(says, None, Some(wait)))));
+        out.emit(EVENT, Detail::Json(self.detail(says, None, Some(wait))));
     }
 
     fn failed<V>(&mut self, why: String, out: &mut impl Out<V>) {
         let wait = self.sleep(out);
-        out.push(Cmd::Emit(EVENT, Detail::Json(self.detail(Says::NotPaidYet, Some(why), Some(wait)))));
+        out.emit(EVENT, Detail::Json(self.detail(Says::NotPaidYet, Some(why), Some(wait))));
     }
 
     /// Sets the pause before the next ask, and doubles the one after it.
@@ -217,7 +217,7 @@ impl WatchRun {
         let wait = self.next_ms;
         self.next_ms = wait.saturating_mul(2).min(self.opts.max_interval_ms);
         self.waiting = Waiting::Sleeping;
-        out.push(Cmd::SetTimer(Timer::Sleep, wait));
+        out.set_timer(Timer::Sleep, wait);
         wait
     }
 

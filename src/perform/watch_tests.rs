@@ -4,6 +4,7 @@
 use super::io::{Got, Hook};
 use super::watch::{Says, WatchOptions, WatchRun, EVENT};
 use super::*;
+use crate::json::Json;
 
 fn opts(fields: &[(&str, Json)], signal: bool) -> Result<WatchOptions, PayError> {
     WatchOptions::read(|n| fields.iter().find(|(k, _)| *k == n).map(|(_, v)| v.clone()), signal)

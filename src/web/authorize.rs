@@ -299,7 +299,7 @@ pub fn cardnet_start(callback: JsValue, options: JsValue) -> Js {
         // Refused before it starts: run 0, kept nowhere, and the core's
         // command that ends it.
         let out = js_sys::Array::of1(&JsValue::from_f64(0.0));
-        super::protocol::command(&out, crate::perform::busy("cardnetPay"), &JsValue::UNDEFINED, &options);
+        crate::perform::busy("cardnetPay", &mut super::protocol::Encode(&out, &JsValue::UNDEFINED, &options));
         return Ok(out.into());
     };
     let e = |e: PayError| err(&e);

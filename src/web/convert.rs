@@ -231,16 +231,24 @@ pub fn to_js(j: &Json) -> JsValue {
             out.into()
         }
         Json::Obj(m) => {
-            let out = Object::new();
+            let out = Object::new().into();
             for (k, x) in m.iter() {
-                #[cfg(feature = "web-tools")]
-                define(&out, k, &to_js(x));
-                #[cfg(not(feature = "web-tools"))]
-                set(&out, k, &to_js(x));
+                member(&out, k, &to_js(x));
             }
-            out.into()
+            out
         }
     }
+}
+
+/// A member of an object the module hands out, written as [`to_js`]
+/// writes them: defined where the build hands out data (`web-tools`),
+/// assigned in the payment module.
+#[inline(always)]
+pub fn member(obj: &JsValue, key: &str, v: &JsValue) {
+    #[cfg(feature = "web-tools")]
+    define(obj, key, v);
+    #[cfg(not(feature = "web-tools"))]
+    set(obj, key, v);
 }
 
 /// `obj[key] = v` on an object the module itself created.

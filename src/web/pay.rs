@@ -14,7 +14,7 @@
 
 use super::busy::{claim, InFlight};
 use super::env;
-use super::protocol::{command, input_of, Encode, Page};
+use super::protocol::{input_of, Encode, Page};
 use crate::perform::Run;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -41,8 +41,9 @@ pub struct Flight {
 /// whether the module keeps no run.
 #[inline(always)]
 pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number: fn(&Array) -> u32) -> Option<(u32, Flight)> {
-    let end = match claim() {
-        None => crate::perform::busy("pay"),
+    // Why it cannot start: `None` busy, else its bad input.
+    let refused = match claim() {
+        None => None,
         Some(slot) => {
             // The slot claimed and no run kept: nothing on the heap is live
             // (the module's heap serves the payment in flight only), and the
@@ -58,7 +59,7 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
                     let run = Run::start_into(plan, opts, host, confirm, &Page(&options), &mut Encode(out, &payment, &options));
                     return Some((id, Flight { run, payment, options, _slot: Some(slot) }));
                 }
-                Err(e) => crate::perform::refuse(e),
+                Err(e) => Some(e),
             }
         }
     };
@@ -66,7 +67,11 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
     let _ = idle;
     // Run 0, kept nowhere: nothing started.
     out.push(&JsValue::from_f64(0.0));
-    command(out, end, &payment, &options);
+    let end = &mut Encode(out, &payment, &options);
+    match refused {
+        None => crate::perform::busy("pay", end),
+        Some(e) => crate::perform::refuse(e, end),
+    }
     None
 }
 

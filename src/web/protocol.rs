@@ -36,7 +36,7 @@
 //! `Counts` is no step: `step(0, Counts)` answers what the module holds
 //! (`__debugCounts`), its values named in `perform::wire::COUNTS`.
 
-use super::convert::{from_js, set, to_js};
+use super::convert::{from_js, member, set, to_js};
 use super::env;
 use super::env::Text;
 use super::error::{from_thrown, to_js as err};
@@ -45,7 +45,7 @@ use crate::event::EventType;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult};
 use crate::perform::wire::{at, Feed, Op};
-use crate::perform::{Cmd, Detail, Got, Hook, Input, Out, Target, Timer, World};
+use crate::perform::{Cmd, Detail, Got, Hook, Input, Out, Reported, Target, Timer, World};
 use crate::prelude::*;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -133,92 +133,158 @@ pub fn token(v: &JsValue) -> u32 {
 }
 
 /// The commands written for the shim as a core answers them: `(out,
-/// payment, options)`; a wait has neither (`undefined` for both).
+/// payment, options)`; a wait has neither (`undefined` for both). Each
+/// command the core names ([`Out`]'s methods) is written here straight,
+/// its values moved into what the shim is given (a wallet's value is
+/// handed on, not copied); a [`Cmd`] pushed is written by the same method.
 pub struct Encode<'a>(pub &'a Array, pub &'a JsValue, pub &'a JsValue);
 
-impl Out<JsValue> for Encode<'_> {
-    fn push(&mut self, c: Cmd<JsValue>) {
-        command(self.0, c, self.1, self.2);
+fn s(x: &str) -> JsValue {
+    JsValue::from_str(x)
+}
+
+fn n(x: u32) -> JsValue {
+    JsValue::from_f64(x as f64)
+}
+
+const U: JsValue = JsValue::UNDEFINED;
+
+impl Encode<'_> {
+    /// One `put` a command: its operation and up to four arguments.
+    #[inline(always)]
+    fn put(&self, op: Op, a: JsValue, b: JsValue, c: JsValue, d: JsValue) {
+        write(self.0, op, a, b, c, d)
     }
 }
 
-/// One command as the shim performs it, written to `out`, its values moved
-/// into what the shim is given (a wallet's value is handed on, not copied).
-pub fn command(out: &Array, c: Cmd<JsValue>, payment: &JsValue, options: &JsValue) {
-    let n = |x: u32| JsValue::from_f64(x as f64);
-    let s = |x: &str| JsValue::from_str(x);
-    let u = || JsValue::UNDEFINED;
-    // One `put` a command: its operation and up to four arguments.
-    let (op, a, b, c, d) = match c {
-        Cmd::Emit(kind, detail) => {
-            let detail = match detail {
-                Detail::None => u(),
-                Detail::Json(j) => to_js(&j),
-                Detail::Value(v) => v,
-            };
-            (Op::Emit, s(kind.as_str()), detail, u(), u())
-        }
-        Cmd::Listen(t, e) => {
-            let target = match t {
-                Target::Document => env::global_get("document"),
-                Target::Window => env::global().into(),
-                #[cfg(feature = "web-extra")]
-                Target::Signal => env::get(options, "signal"),
-            };
-            (Op::Listen, n(t as u32), s(&e), target, u())
-        }
-        Cmd::Unlisten(t, e) => (Op::Unlisten, n(t as u32), s(&e), u(), u()),
-        Cmd::SetTimer(t, ms) => (Op::SetTimer, n(t as u32), n(ms), u(), u()),
-        Cmd::ClearTimer(t) => (Op::ClearTimer, n(t as u32), u(), u(), u()),
-        Cmd::Navigate(url) => (Op::Navigate, env::global_get("location"), s(&url), u(), u()),
-        Cmd::CallBridge(c) => (Op::CallBridge, env::global_get(&c.bridge), s(c.method), s(&c.op), to_js(&c.params)),
-        // Never made by the browser's payment module (perform::API_CALLS).
-        Cmd::CallApi(_) if !crate::perform::API_CALLS => return,
-        Cmd::CallApi(c) => (Op::CallApi, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
-        // Each made by one kind of build (perform::CONFIRM_HERE).
-        Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return,
-        Cmd::Preload | Cmd::HandOff(..) if crate::perform::CONFIRM_HERE => return,
-        Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), payment.clone(), with_raw(&r), n(t)),
-        // The full module's other awaited calls, which its runs write
-        // themselves (web/runs.rs).
-        #[cfg(feature = "web-extra")]
-        Cmd::Await(..) => return,
-        #[cfg(feature = "web-extra")]
-        Cmd::Resolve(j) => (Op::Resolve, to_js(&j), u(), u(), u()),
-        #[cfg(feature = "web-extra")]
-        Cmd::Found(name) => (Op::Resolve, env::global_get(&name), u(), u(), u()),
-        Cmd::Explain(e) => (Op::Explain, err(&e), u(), u(), u()),
-        #[cfg(feature = "web-extra")]
-        Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(&e, &cause), u(), u(), u()),
-        Cmd::Preload => (Op::Preload, u(), u(), u(), u()),
-        Cmd::HandOff(r, ms) => {
-            let hint = with_raw(&r);
-            let e = err(&PayError::field(
-                Code::ConfirmFailed,
-                "confirm",
-                "the confirm hook was not called: the module that calls it did not load",
-            ));
-            set(&e, "result", &hint);
-            (Op::HandOff, hint, n(ms), e, u())
-        }
-        Cmd::Done(r) => (Op::Resolve, with_raw(&r), s(EventType::RESULT.as_str()), u(), u()),
-        Cmd::Fail(e, cause, result) => {
-            let error = match cause {
-                Some(t) => from_thrown(&e, &t),
-                None => err(&e),
-            };
-            // A result only after `confirm` failed, in the builds that
-            // await it (perform::CONFIRM_HERE).
-            if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
-                set(&error, "result", &with_raw(&r));
+impl Out<JsValue> for Encode<'_> {
+    fn push(&mut self, c: Cmd<JsValue>) {
+        let options = self.2;
+        let (op, a, b, c, d) = match c {
+            Cmd::Emit(kind, detail) => return self.emit(kind, detail),
+            Cmd::Listen(t, e) => return self.listen(t, &e),
+            Cmd::Unlisten(t, e) => return self.unlisten(t, &e),
+            Cmd::SetTimer(t, ms) => return self.set_timer(t, ms),
+            Cmd::ClearTimer(t) => return self.clear_timer(t),
+            Cmd::Navigate(url) => return self.navigate(&url),
+            Cmd::CallBridge(c) => return self.call_bridge(&c.bridge, c.method, &c.op, c.params),
+            // Never made by the browser's payment module (perform::API_CALLS).
+            Cmd::CallApi(_) if !crate::perform::API_CALLS => return,
+            Cmd::CallApi(c) => (Op::CallApi, Page(options).api(&c.global), s(c.method), to_js(&c.params), JsValue::from_bool(c.complete)),
+            // Each made by one kind of build (perform::CONFIRM_HERE).
+            Cmd::Await(..) if !crate::perform::CONFIRM_HERE => return,
+            Cmd::Await(t, Hook::Confirm(r)) => (Op::Await, env::get(options, "confirm"), self.1.clone(), with_raw(&r.0, &r.1), n(t)),
+            // The full module's other awaited calls, which its runs write
+            // themselves (web/runs.rs).
+            #[cfg(feature = "web-extra")]
+            Cmd::Await(..) => return,
+            #[cfg(feature = "web-extra")]
+            Cmd::Resolve(j) => (Op::Resolve, to_js(&j), U, U, U),
+            #[cfg(feature = "web-extra")]
+            Cmd::Found(name) => (Op::Resolve, env::global_get(&name), U, U, U),
+            Cmd::Explain(e) => return self.explain(e),
+            #[cfg(feature = "web-extra")]
+            Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(&e, &cause), U, U, U),
+            Cmd::Preload => return self.preload(),
+            Cmd::HandOff(r, ms) => {
+                let (result, raw) = *r;
+                return self.hand_off(result, raw, ms);
             }
-            (Op::Reject, error, u(), u(), u())
+            Cmd::Done(r) => {
+                let (result, raw) = *r;
+                return self.done(result, raw);
+            }
+            Cmd::Fail(e, cause, result) => return self.fail(e, cause, result),
+        };
+        self.put(op, a, b, c, d)
+    }
+
+    fn emit(&mut self, kind: EventType, detail: Detail<JsValue>) {
+        let detail = match detail {
+            Detail::None => U,
+            Detail::Json(j) => to_js(&j),
+            Detail::Value(v) => v,
+        };
+        self.put(Op::Emit, s(kind.as_str()), detail, U, U)
+    }
+
+    fn said(&mut self, kind: EventType, key: &str, value: &str) {
+        let detail: JsValue = js_sys::Object::new().into();
+        member(&detail, key, &s(value));
+        self.put(Op::Emit, s(kind.as_str()), detail, U, U)
+    }
+
+    fn listen(&mut self, t: Target, event: &str) {
+        let target = match t {
+            Target::Document => env::global_get("document"),
+            Target::Window => env::global().into(),
+            #[cfg(feature = "web-extra")]
+            Target::Signal => env::get(self.2, "signal"),
+        };
+        self.put(Op::Listen, n(t as u32), s(event), target, U)
+    }
+
+    fn unlisten(&mut self, t: Target, event: &str) {
+        self.put(Op::Unlisten, n(t as u32), s(event), U, U)
+    }
+
+    fn set_timer(&mut self, t: Timer, ms: u32) {
+        self.put(Op::SetTimer, n(t as u32), n(ms), U, U)
+    }
+
+    fn clear_timer(&mut self, t: Timer) {
+        self.put(Op::ClearTimer, n(t as u32), U, U, U)
+    }
+
+    fn navigate(&mut self, url: &str) {
+        self.put(Op::Navigate, env::global_get("location"), s(url), U, U)
+    }
+
+    fn call_bridge(&mut self, bridge: &str, method: &'static str, op: &str, params: Json) {
+        self.put(Op::CallBridge, env::global_get(bridge), s(method), s(op), to_js(&params))
+    }
+
+    fn preload(&mut self) {
+        // Made by the builds that hand `confirm` over (perform::CONFIRM_HERE).
+        if !crate::perform::CONFIRM_HERE {
+            self.put(Op::Preload, U, U, U, U)
         }
-    };
-    write(out, op, a, b, c, d)
+    }
+
+    fn hand_off(&mut self, result: PayResult, raw: Option<JsValue>, ms: u32) {
+        if crate::perform::CONFIRM_HERE {
+            return;
+        }
+        let hint = with_raw(&result, &raw);
+        let e =
+            err(&PayError::field(Code::ConfirmFailed, "confirm", "the confirm hook was not called: the module that calls it did not load"));
+        set(&e, "result", &hint);
+        self.put(Op::HandOff, hint, n(ms), e, U)
+    }
+
+    fn done(&mut self, result: PayResult, raw: Option<JsValue>) {
+        self.put(Op::Resolve, with_raw(&result, &raw), s(EventType::RESULT.as_str()), U, U)
+    }
+
+    fn fail(&mut self, e: PayError, cause: Option<JsValue>, result: Option<Reported<JsValue>>) {
+        let error = match cause {
+            Some(t) => from_thrown(&e, &t),
+            None => err(&e),
+        };
+        // A result only after `confirm` failed, in the builds that
+        // await it (perform::CONFIRM_HERE).
+        if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
+            set(&error, "result", &with_raw(&r.0, &r.1));
+        }
+        self.put(Op::Reject, error, U, U, U)
+    }
+
+    fn explain(&mut self, e: PayError) {
+        self.put(Op::Explain, err(&e), U, U, U)
+    }
 }
 
-// The order in which `command` (above) and the full module's runs
+// The order in which [`Encode`] (above) and the full module's runs
 // (`runs.rs`, `Await`) write each command's values, stated here and
 // checked against the declaration when the crate is compiled: a
 // declaration reordered without its writer fails the build.
@@ -278,7 +344,7 @@ fn answer_of(raw: &JsValue) -> Json {
 /// `result` as the page sees it, with the wallet's own answer as `raw`:
 /// the members [`PayResult::to_json`] names, in its order, written
 /// straight onto the page's object (no tree built first to be converted).
-fn with_raw((result, raw): &(PayResult, Option<JsValue>)) -> JsValue {
+fn with_raw(result: &PayResult, raw: &Option<JsValue>) -> JsValue {
     let out: JsValue = js_sys::Object::new().into();
     let s = |x: &str| JsValue::from_str(x);
     set(&out, "status", &s(result.status.as_str()));

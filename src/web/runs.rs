@@ -13,7 +13,7 @@ use super::busy::InFlight;
 use super::convert::{define, to_js};
 use super::env;
 use super::env::Text;
-use super::protocol::{command, input_of, token, write, Encode, Page, REJECTED_REASON, SETTLED_VALUE};
+use super::protocol::{input_of, token, write, Encode, Page, REJECTED_REASON, SETTLED_VALUE};
 use super::transport::Transport;
 use crate::error::cat;
 use crate::perform::verify::Sender;
@@ -232,7 +232,7 @@ impl Writer<'_> {
         let u = JsValue::UNDEFINED;
         let options = if let Hooks::Order(o) = self.hooks { o } else { &u };
         let Cmd::Await(token, hook) = c else {
-            return command(self.out, c, &u, options);
+            return Encode(self.out, &u, options).push(c);
         };
         let fun = |f: Option<&Function>| f.map_or(JsValue::UNDEFINED, |f| f.into());
         let (f, x, y) = match (&self.hooks, hook) {
