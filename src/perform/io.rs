@@ -227,6 +227,7 @@ pub trait Out<V> {
     }
 
     /// The event `kind` with one string member as its detail, `{ key: value }`.
+    /// (The wasm encoder writes that object itself, alike: `web/protocol.rs`.)
     fn said(&mut self, kind: EventType, key: &str, value: &str) {
         let mut m = Vec::new();
         Json::put_str(&mut m, key, value);
