@@ -4,13 +4,14 @@
 //! Freeing nothing is what makes it small. Every `dealloc` is empty, so the
 //! compiler leaves out the code that only frees (the drops of strings,
 //! vectors and JSON trees: a tree's lists, whose drop is recursive, are
-//! not dropped at all in this build, `json::List`), which lol_alloc's free list, kept by the other
-//! modules, cannot (tests/bench/README.md). The payment module holds heap memory for the
-//! payment in flight only (`web/pay.rs`), so when a payment claims the slot
-//! with none in flight nothing on the heap is live, and [`Bump::reset`] starts
-//! over. What a payment allocates stays until the next one starts: its
-//! input, read once and bounded (`web/convert.rs`), and a few bytes a step;
-//! a wallet callback that does not count is not read.
+//! not dropped at all in this build, `json::List`), which lol_alloc's free
+//! list, kept by the other modules, cannot (tests/bench/README.md). The
+//! payment module holds heap memory for the payment in flight only
+//! (`web/pay.rs`), so when a payment claims the slot with none in flight
+//! nothing on the heap is live, and [`Bump::reset`] starts over. What a
+//! payment allocates stays until the next one starts: its input, read once
+//! and bounded (`web/convert.rs`), and a few bytes a step; a wallet
+//! callback that does not count is not read.
 //!
 //! The arithmetic is generic over how memory grows ([`Grow`]), so that the
 //! host tests drive it with a fake memory.

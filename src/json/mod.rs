@@ -40,7 +40,10 @@ pub use list::{list, List};
 /// starts, as it was already (every `dealloc` of that heap is empty). The
 /// compiler cannot see that by itself, since a tree's drop is recursive,
 /// and kept the drop of every tree, a walk that frees nothing, at every
-/// place one goes out of scope (0.17 KB gzipped on the browser entry).
+/// place one goes out of scope. So nothing in a list is ever dropped in
+/// that build: a tree holds plain data only, never a value whose drop does
+/// more than free memory (a `JsValue`'s releases its slot in the
+/// JavaScript heap table).
 #[cfg(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
 mod list {
     use crate::prelude::Vec;

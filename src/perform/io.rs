@@ -33,8 +33,11 @@ pub enum Detail<V> {
 
 /// A result as a command reports it: the payment's result and the wallet's
 /// own answer (`raw`). Boxed, as are a call's fields: every command is then
-/// a few words to build and to move, which the commands' many pushes and
-/// matches repay in the payment module's size.
+/// a few words to build and to move where it is built as a [`Cmd`] (the
+/// host tests, the runs behind a wrapper of [`Out`], the commands `Out`
+/// names no method for). The browser's payment module builds none: its
+/// runs write through the wasm encoder alone, which writes `Out`'s methods
+/// straight.
 pub type Reported<V> = Box<(PayResult, Option<V>)>;
 
 /// `globalThis[bridge][method](op, params, callback)`.
@@ -55,10 +58,13 @@ pub struct ApiCall {
     pub complete: bool,
 }
 
-/// A command of a run. Its variant is a tag byte of its own (`repr(u8)`),
-/// not a value hidden in a field's unused range: commands are made at
-/// every step and read by one writer, and a plain tag is one store and one
-/// load, where a field's range is compared at every read.
+/// A command of a run, as [`Out::push`] takes it. Its variant is a tag byte
+/// of its own (`repr(u8)`), not a value hidden in a field's unused range:
+/// where commands are built as `Cmd`s (the host tests, the runs behind a
+/// wrapper of [`Out`], the commands `Out` names no method for) they are
+/// made at every step and matched where they are written, and a plain tag
+/// is one store and one load, where a field's range is compared at every
+/// read.
 #[derive(Debug, PartialEq)]
 #[repr(u8)]
 pub enum Cmd<V> {
@@ -203,11 +209,15 @@ pub enum Input<V> {
 /// wasm edges' encoder (`web/protocol.rs`), which writes each one for the
 /// shim as it comes (no vector of commands to build, walk and drop).
 ///
-/// The commands a payment makes are named once here, as methods: each
-/// one's default builds its [`Cmd`] and pushes it, so that the host tests,
-/// the full module's wrappers and every recorder see the `Cmd`s; the wasm
-/// encoder writes each straight for the shim, no `Cmd` built, matched or
-/// dropped.
+/// The commands a payment makes in the browser's payment module are named
+/// once here, as methods: each one's default builds its [`Cmd`] and pushes
+/// it, so that the host tests, the full module's wrappers and every
+/// recorder see the `Cmd`s; the wasm encoder writes each straight for the
+/// shim, no `Cmd` built, matched or dropped. The commands only the other
+/// builds make (`CallApi`, `Await`, and the full module's `Resolve`,
+/// `Found`, `FailCaused`) are pushed as `Cmd`s. A wrapper of another `Out`
+/// overrides `push` alone, so that every command reaches it as a `Cmd`
+/// (`WithRaw` in `cardnet.rs`, `Writer` in `web/runs.rs`).
 pub trait Out<V> {
     fn push(&mut self, c: Cmd<V>);
 
@@ -217,6 +227,7 @@ pub trait Out<V> {
     }
 
     /// The event `kind` with one string member as its detail, `{ key: value }`.
+    /// (The wasm encoder writes that object itself, alike: `web/protocol.rs`.)
     fn said(&mut self, kind: EventType, key: &str, value: &str) {
         let mut m = Vec::new();
         Json::put_str(&mut m, key, value);

@@ -4,7 +4,8 @@
 //!
 //! The core never touches the platform. It reads facts through [`World`]
 //! (is the bridge there, is the page visible) and answers each [`Input`]
-//! with [`Cmd`]s: listen for an event, set a timer, call the bridge or the
+//! with commands, written through [`Out`] (its methods, or [`Cmd`]s
+//! pushed): listen for an event, set a timer, call the bridge or the
 //! mini-program API, navigate, report an event, end. The package's shim
 //! (`www/lib/perform.js`) performs them; the wasm edge (`web/pay.rs`) is
 //! the translation between the two. Host tests drive it with a fake world.
@@ -64,17 +65,17 @@ pub use wait::BridgeWait;
 pub use watch::{Says, WatchOptions, WatchRun};
 pub use wire::Timer;
 
-/// The command that ends a run refused before it starts: `busy`, for
-/// `export` (`pay`, `cardnetPay`), when another payment holds the one
-/// payment slot.
+/// Writes to `out` the command that ends a run refused before it starts:
+/// `busy`, for `export` (`pay`, `cardnetPay`), when another payment holds
+/// the one payment slot.
 pub fn busy<V>(export: &str, out: &mut impl Out<V>) {
     let m = cat!(export, "() was called while another payment is still in flight; wait for its result first");
     out.fail(PayError::new(Code::Busy, m), None, None)
 }
 
-/// The command that ends a payment refused before it starts for its input
-/// `e`: rejected with it where this build words its errors
-/// (`crate::error::WORDED`), else handed to the module that words it
+/// Writes to `out` the command that ends a payment refused before it
+/// starts for its input `e`: rejected with it where this build words its
+/// errors (`crate::error::WORDED`), else handed to the module that words it
 /// ([`Cmd::Explain`]).
 pub fn refuse<V>(e: PayError, out: &mut impl Out<V>) {
     if crate::error::WORDED {

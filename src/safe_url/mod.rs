@@ -145,6 +145,7 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
             why!("it is not an https URL")
         });
     }
+    // The authority starts after the scheme: `https://` is 8 bytes, `http://` 7.
     let rest = b.get(8 - usize::from(http)..).unwrap_or_default();
     let end = rest.iter().position(|c| matches!(c, b'/' | b'?' | b'#')).unwrap_or(rest.len());
     let (authority, tail) = rest.split_at_checked(end).unwrap_or_default();

@@ -52,8 +52,8 @@ extern "C" {
 /// module's (three bytes a UTF-16 unit, the most UTF-8 needs). wasm-bindgen's
 /// own way has the glue allocate in the module and pass the string back
 /// through memory (its encoder, its allocator call, a pointer and a length
-/// written for the module to read), and the module box the bytes: 0.2 KB
-/// more gzipped on the browser entry.
+/// written for the module to read), and the module box the bytes (what
+/// that costs: tests/bench/README.md, a1fe5b5).
 pub trait Text {
     fn text(&self) -> Option<String>;
 }
@@ -119,7 +119,7 @@ pub fn set_global(global: JsValue) {
 /// `globalThis`: the entry's, given when it linked the module. Not through
 /// wasm-bindgen's lazily made static, whose initializer is the module's one
 /// indirect call: without it the optimizer drops the function table and
-/// what only the table kept (0.26 KB less gzipped on the payment module).
+/// what only the table kept (what that saves: tests/bench/README.md).
 /// A module used without an entry reaches no platform object, except the
 /// full module, whose wasm tests run it so.
 pub fn global() -> Object {

@@ -208,6 +208,10 @@ impl Out<JsValue> for Encode<'_> {
         self.put(Op::Emit, s(kind.as_str()), detail, U, U)
     }
 
+    // The detail object as `emit` writes `Out::said`'s default (a tree of
+    // one member, through `to_js`): its member written by `member`, as
+    // `to_js` writes them. The runs behind a wrapper (web/runs.rs) take
+    // that default, so the two must stay alike.
     fn said(&mut self, kind: EventType, key: &str, value: &str) {
         let detail: JsValue = js_sys::Object::new().into();
         member(&detail, key, &s(value));
