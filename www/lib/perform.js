@@ -1,5 +1,5 @@
 // pay() and the one driver of every run: the shim that performs what the core decides
-// (src/perform; src/web/pay.rs has the commands). It listens, sets timers,
+// (src/perform; src/web/protocol.rs writes the commands). It listens, sets timers,
 // calls the bridge or the mini-program API, navigates and reports events
 // when told to, and feeds back what happened; it decides nothing. The
 // operations and input kinds are named in protocol.js, generated from
