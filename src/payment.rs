@@ -233,17 +233,14 @@ impl Payment {
 /// A `pay_info` member as text: a non-empty string of printable characters,
 /// or a whole number (a `timeStamp` sent as a number is written in decimal).
 fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<String> {
-    let text = match v {
-        Json::Str(s) => Some(s.clone()),
-        Json::Num(n) if json::whole(*n).is_some() => Some(crate::error::u64_str(*n as u64)),
-        _ => None,
-    };
-    let why = match text {
-        Some(s) if s.is_empty() => words!(path, " is empty (", channel.name(), " needs ", what, ")"),
-        Some(s) if s.len() > MAX_FIELD => words!(path, " is longer than 4096 characters"),
-        Some(s) if crate::error::has_control(&s) => words!(path, " contains a control character: ", clip(&s)),
-        Some(s) => return Ok(s),
-        None => words!(path, " must be a string, not ", v.kind()),
+    let why = match v {
+        // Decimal digits: never empty, long or a control character.
+        Json::Num(n) if json::whole(*n).is_some() => return Ok(crate::error::u64_str(*n as u64)),
+        Json::Str(s) if s.is_empty() => words!(path, " is empty (", channel.name(), " needs ", what, ")"),
+        Json::Str(s) if s.len() > MAX_FIELD => words!(path, " is longer than 4096 characters"),
+        Json::Str(s) if crate::error::has_control(s) => words!(path, " contains a control character: ", clip(s)),
+        Json::Str(s) => return Ok(s.clone()),
+        _ => words!(path, " must be a string, not ", v.kind()),
     };
     Err(invalid(path, why))
 }
