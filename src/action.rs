@@ -127,7 +127,7 @@ impl Options {
             if m.as_obj().is_none() {
                 return Err(bad("miniProgram", "must be an object { appId, page? }"));
             }
-            let app_id = match m.get("appId") {
+            let app_id = match m.given("appId") {
                 Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && crate::error::word(s.as_bytes(), b"_") => s.clone(),
                 _ => return Err(bad("miniProgram.appId", "must be the mini-program's id (letters, digits and _, at most 64)")),
             };

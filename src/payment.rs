@@ -47,23 +47,13 @@ impl Channel {
     }
 }
 
-/// `pay_info` as it arrived.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PayInfo {
-    Missing,
-    /// A string that is not JSON text of an object: a URL for the scan and
-    /// web channels.
-    Text(String),
-    /// An object, or JSON text of one.
-    Fields(Json),
-    /// Anything else (a number, an array, `true`).
-    Other(Json),
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct Payment {
     pub pay_channel: String,
-    pub pay_info: PayInfo,
+    /// `pay_info` as read: `Null` when missing; a string that is not JSON
+    /// text of an object (a URL for the scan and web channels); an object,
+    /// given as one or as JSON text of one; or any other value as given.
+    pub pay_info: Json,
     /// `expend.pay_url`, when present as a string.
     pub pay_url: Option<String>,
     /// The whole object as given, unknown fields included.
@@ -126,24 +116,20 @@ impl Payment {
             }
         };
         let pay_info = match v.get_mut("pay_info") {
-            None | Some(Json::Null) => PayInfo::Missing,
+            None => Json::Null,
             // JSON text of an object: `{` after JSON's own whitespace (RFC
             // 8259: space, tab, LF, CR; a string that starts otherwise is
-            // not JSON text, so it is read as plain text).
+            // not JSON text, so it is kept as plain text).
             Some(Json::Str(s)) if s.bytes().find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')) == Some(b'{') => {
-                let inner = crate::json_text::parse(s, Code::InvalidPayment, "pay_info")?;
-                PayInfo::Fields(inner)
+                crate::json_text::parse(s, Code::InvalidPayment, "pay_info")?
             }
-            Some(Json::Str(s)) => PayInfo::Text(s.clone()),
             // Any other value as it is: copied when `raw` keeps the whole
             // payment, else moved out of it.
             Some(x) => {
-                let fields = matches!(x, Json::Obj(_));
-                let x = if KEEP { x.clone() } else { core::mem::replace(x, Json::Null) };
-                if fields {
-                    PayInfo::Fields(x)
+                if KEEP {
+                    x.clone()
                 } else {
-                    PayInfo::Other(x)
+                    core::mem::replace(x, Json::Null)
                 }
             }
         };
@@ -162,10 +148,10 @@ impl Payment {
     /// `pay_info` as a URL string, for the channels that need one.
     pub fn pay_info_url(&self, channel: Channel) -> Result<&str> {
         let why = match &self.pay_info {
-            PayInfo::Text(s) => return Ok(s),
-            PayInfo::Missing => words!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)"),
-            PayInfo::Fields(_) => words!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL"),
-            PayInfo::Other(v) => words!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()),
+            Json::Str(s) => return Ok(s),
+            Json::Null => words!("pay_info is missing (", channel.name(), " needs pay_info as an https URL)"),
+            Json::Obj(_) => words!("pay_info is an object, but ", channel.name(), " needs pay_info as an https URL"),
+            v => words!("pay_info must be an https URL for ", channel.name(), ", not ", v.kind()),
         };
         Err(invalid("pay_info", why))
     }
@@ -179,12 +165,12 @@ impl Payment {
 
     fn fields(&self, channel: Channel, needs: &str) -> Result<&Json> {
         let why = match &self.pay_info {
-            PayInfo::Fields(f) => return Ok(f),
-            PayInfo::Missing => words!("pay_info is missing (", channel.name(), " needs ", needs, ")"),
-            PayInfo::Text(_) => {
+            f @ Json::Obj(_) => return Ok(f),
+            Json::Null => words!("pay_info is missing (", channel.name(), " needs ", needs, ")"),
+            Json::Str(_) => {
                 words!("pay_info is a string that is not JSON text of an object (", channel.name(), " needs ", needs, ")")
             }
-            PayInfo::Other(v) => words!("pay_info must be an object for ", channel.name(), ", not ", v.kind()),
+            v => words!("pay_info must be an object for ", channel.name(), ", not ", v.kind()),
         };
         Err(invalid("pay_info", why))
     }
@@ -233,17 +219,14 @@ impl Payment {
 /// A `pay_info` member as text: a non-empty string of printable characters,
 /// or a whole number (a `timeStamp` sent as a number is written in decimal).
 fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<String> {
-    let text = match v {
-        Json::Str(s) => Some(s.clone()),
-        Json::Num(n) if json::whole(*n).is_some() => Some(crate::error::u64_str(*n as u64)),
-        _ => None,
-    };
-    let why = match text {
-        Some(s) if s.is_empty() => words!(path, " is empty (", channel.name(), " needs ", what, ")"),
-        Some(s) if s.len() > MAX_FIELD => words!(path, " is longer than 4096 characters"),
-        Some(s) if crate::error::has_control(&s) => words!(path, " contains a control character: ", clip(&s)),
-        Some(s) => return Ok(s),
-        None => words!(path, " must be a string, not ", v.kind()),
+    let why = match v {
+        // Decimal digits: never empty, long or a control character.
+        Json::Num(n) if json::whole(*n).is_some() => return Ok(crate::error::u64_str(*n as u64)),
+        Json::Str(s) if s.is_empty() => words!(path, " is empty (", channel.name(), " needs ", what, ")"),
+        Json::Str(s) if s.len() > MAX_FIELD => words!(path, " is longer than 4096 characters"),
+        Json::Str(s) if crate::error::has_control(s) => words!(path, " contains a control character: ", clip(s)),
+        Json::Str(s) => return Ok(s.clone()),
+        _ => words!(path, " must be a string, not ", v.kind()),
     };
     Err(invalid(path, why))
 }
@@ -276,7 +259,7 @@ mod tests {
     #[test]
     fn decodes_every_pay_info_form() {
         let p = Payment::from_text(r#"{"pay_channel":"wallet1","pay_info":"https://pay.example/x","id":"ch_1","extra":{"a":1}}"#).unwrap();
-        assert_eq!(p.pay_info, PayInfo::Text("https://pay.example/x".into()));
+        assert_eq!(p.pay_info, Json::str("https://pay.example/x"));
         assert_eq!(p.raw.get("id"), Some(&Json::str("ch_1")));
         let p = Payment::from_text(r#"{"pay_channel":"wallet1_pub","pay_info":"{\"tradeNo\":\"T1\"}"}"#).unwrap();
         assert_eq!(p.trade_no(Channel::Wallet1Pub).unwrap(), "T1");
@@ -318,7 +301,7 @@ mod tests {
             let text = cat!(lead, "{\"tradeNO\":\"T1\"}");
             let p = Payment::from_json(Json::obj(vec![("pay_channel", Json::str("wallet1_pub")), ("pay_info", Json::Str(text.clone()))]))
                 .unwrap();
-            assert_eq!(p.pay_info, PayInfo::Text(text));
+            assert_eq!(p.pay_info, Json::Str(text));
             let e = p.trade_no(Channel::Wallet1Pub).unwrap_err();
             assert_eq!((e.code, e.field.as_deref()), (Code::InvalidPayment, Some("pay_info")));
             assert!(e.message.contains("not JSON text of an object"), "{}", e.message);

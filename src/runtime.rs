@@ -117,7 +117,7 @@ impl Runtime {
         if v.as_obj().is_none() {
             return Err(bad("runtime", &words!("must be an object { host, mobile }, not ", v.kind())));
         }
-        let host = match v.get("host") {
+        let host = match v.given("host") {
             Some(Json::Str(s)) => {
                 Host::from_name(s).ok_or(why!("must be browser, wallet1, wallet2, wallet1_mini_program or wallet2_mini_program"))
             }

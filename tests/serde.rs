@@ -2,7 +2,6 @@
 //! planner's own decoding, from any serde format.
 #![cfg(feature = "serde")]
 
-use paybridge::payment::PayInfo;
 use paybridge::{Json, Payment};
 
 #[test]
@@ -12,7 +11,7 @@ fn payments_decode_with_serde_json() {
     )
     .unwrap();
     assert_eq!(p.pay_channel, "wallet2_pub");
-    assert_eq!(p.pay_info, PayInfo::Fields(Json::obj(vec![("appId", Json::str("a"))])));
+    assert_eq!(p.pay_info, Json::obj(vec![("appId", Json::str("a"))]));
     assert_eq!(p.pay_url.as_deref(), Some("https://x.example/p"));
     assert_eq!(p.raw.get("id"), Some(&Json::str("ch_1")));
     let e = serde_json::from_str::<Payment>(r#"{"pay_info":"x"}"#).unwrap_err();
