@@ -240,7 +240,7 @@ impl<V: Clone> Run<V> {
             Input::Threw(t) => self.returned(Some(t), w, out),
             Input::Event(e) => self.event(&e, w, out),
             Input::Timer(t) => self.timer(t, w, out),
-            Input::Callback(which, v, answer) => self.callback(which, v, &answer, out),
+            Input::Callback(which, v, answer) => self.callback(which, v, |_| answer, out),
             input => {
                 if self.phase == Phase::Confirming && self.confirm_here() {
                     self.confirmed(input, out)
@@ -313,17 +313,19 @@ impl<V: Clone> Run<V> {
         }
     }
 
-    /// A wallet callback: which one, its argument, and that argument as
-    /// the result mapping reads it (read only when [`Run::takes_answer`]).
-    pub fn callback(&mut self, which: Callback, v: V, answer: &Json, out: &mut impl Out<V>) {
+    /// A wallet callback: which one, its argument, and how to read that
+    /// argument as the result mapping reads it (`read`, called only for
+    /// the answer that counts, [`Run::takes_answer`]).
+    pub fn callback(&mut self, which: Callback, v: V, read: impl FnOnce(&V) -> Json, out: &mut impl Out<V>) {
         if !matches!(self.phase, Phase::Calling | Phase::Awaiting) {
             return;
         }
         if self.answer.is_some() {
             return out.emit(EventType::CALLBACK_IGNORED, Detail::Value(v));
         }
+        let answer = read(&v);
         out.emit(EventType::CALLBACK, Detail::Value(v.clone()));
-        let (status, code) = self.mapped(which, answer);
+        let (status, code) = self.mapped(which, &answer);
         self.answer = Some((status, code, v));
         if self.phase == Phase::Awaiting {
             self.answered(out);

@@ -16,7 +16,6 @@ use super::busy::{claim, InFlight};
 use super::env;
 use super::env::Text;
 use super::protocol::{answer_of, callback_of, settled_of, Encode, Page};
-use crate::json::Json;
 use crate::perform::wire::Feed;
 use crate::perform::Run;
 use crate::perform::Timer;
@@ -122,10 +121,7 @@ impl Flight {
                 }
             }
             f => match callback_of(f) {
-                Some(which) => {
-                    let answer = if run.takes_answer() { answer_of(&v) } else { Json::Null };
-                    run.callback(which, v, &answer, out)
-                }
+                Some(which) => run.callback(which, v, answer_of, out),
                 None => {
                     if let Some(input) = settled_of(f, v) {
                         run.step_into(input, w, out);
