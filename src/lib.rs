@@ -54,7 +54,9 @@
 //!   (`perform/io.rs`, named as `Out`'s methods) `web/protocol.rs` `Encode` writes for the shim;
 //!   `drive` performs them (the wallet called by `OP_CALL_BRIDGE` or
 //!   `OP_CALL_API`) and feeds each answer back through `__step`
-//!   (`table.rs` `step`, then `pay.rs` `Flight::step`, `Run::step_into`),
+//!   (`table.rs` `step`, then `pay.rs` `Flight::step`, which calls the
+//!   run's method for each input: `Run::returned`, `event`, `timer`,
+//!   `callback`),
 //!   until `Done` or `Fail` ends the run; having performed the end the
 //!   driver feeds `Release` and the run leaves the table, freeing the
 //!   slot.

@@ -31,7 +31,8 @@
 use crate::action::{Action, Options, Plan, Via};
 use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
-use crate::outcome::{PayResult, Status};
+use crate::json::Json;
+use crate::outcome::{Callback, PayResult, Status};
 use crate::prelude::*;
 use crate::runtime::Host;
 
@@ -232,30 +233,35 @@ impl<V: Clone> Run<V> {
         out
     }
 
-    /// [`Run::step`], its commands written to `out`.
+    /// [`Run::step`], its commands written to `out`: each input to the
+    /// run's method for it, which the wasm edge calls straight.
     pub fn step_into(&mut self, input: Input<V>, w: &impl World, out: &mut impl Out<V>) {
-        let timed_out = matches!(input, Input::Timer(Timer::Ready));
-        match (&self.phase, input) {
-            (Phase::Navigating(_), Input::Returned) | (Phase::Watching, Input::Timer(Timer::Fallback)) => self.navigated(w, out),
-            (Phase::Navigating(_), Input::Threw(t)) => {
-                self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), out);
-            }
-            (Phase::Watching, Input::Event(e)) if e != "visibilitychange" || !w.visible() => self.hidden = true,
-            // The ready event, or the time-out and the last look.
-            (Phase::Waiting, Input::Event(_) | Input::Timer(Timer::Ready)) => self.look(timed_out, w, out),
-            (Phase::Calling | Phase::Awaiting, Input::Callback(which, v, answer)) if self.answer.is_none() => {
-                out.emit(EventType::CALLBACK, Detail::Value(v.clone()));
-                let (status, code) = self.mapped(which, &answer);
-                self.answer = Some((status, code, v));
-                if self.phase == Phase::Awaiting {
-                    self.answered(out);
+        match input {
+            Input::Returned => self.returned(None, w, out),
+            Input::Threw(t) => self.returned(Some(t), w, out),
+            Input::Event(e) => self.event(&e, w, out),
+            Input::Timer(t) => self.timer(t, w, out),
+            Input::Callback(which, v, answer) => self.callback(which, v, |_| answer, out),
+            input => {
+                if self.phase == Phase::Confirming && self.confirm_here() {
+                    self.confirmed(input, out)
                 }
             }
-            (Phase::Calling | Phase::Awaiting, Input::Callback(_, v, _)) => out.emit(EventType::CALLBACK_IGNORED, Detail::Value(v)),
+        }
+    }
+
+    /// The last command (navigation, call) returned (`threw`: `None`) or
+    /// threw.
+    pub fn returned(&mut self, threw: Option<V>, w: &impl World, out: &mut impl Out<V>) {
+        match (&self.phase, threw) {
+            (Phase::Navigating(_), None) => self.navigated(w, out),
+            (Phase::Navigating(_), Some(t)) => {
+                self.fail(PayError::new(Code::WrongRuntime, "the page could not navigate"), Some(t), out);
+            }
             // A call that called back has answered, whether it then
             // returned or threw.
-            (Phase::Calling, Input::Returned | Input::Threw(_)) if self.answer.is_some() => self.answered(out),
-            (Phase::Calling, Input::Returned) => {
+            (Phase::Calling, _) if self.answer.is_some() => self.answered(out),
+            (Phase::Calling, None) => {
                 self.phase = Phase::Awaiting;
                 if self.confirm && !self.confirm_here() {
                     out.preload();
@@ -265,7 +271,7 @@ impl<V: Clone> Run<V> {
                     out.listen(Target::Document, "visibilitychange");
                 }
             }
-            (Phase::Calling, Input::Threw(t)) => {
+            (Phase::Calling, Some(t)) => {
                 const API: &str = "the mini-program API threw on ";
                 let (what, op) = match &self.action {
                     Action::Wallet1TradePay { via: Via::MiniProgram, .. } if API_CALLS => (API, "tradePay"),
@@ -274,7 +280,17 @@ impl<V: Clone> Run<V> {
                 };
                 self.fail(PayError::new(Code::BridgeError, cat!(what, op)), Some(t), out);
             }
-            (Phase::Awaiting, Input::Event(_)) => {
+            _ => {}
+        }
+    }
+
+    /// A listened-for event fired.
+    pub fn event(&mut self, e: &str, w: &impl World, out: &mut impl Out<V>) {
+        match self.phase {
+            Phase::Watching if e != "visibilitychange" || !w.visible() => self.hidden = true,
+            // The ready event.
+            Phase::Waiting => self.look(false, w, out),
+            Phase::Awaiting => {
                 if !w.visible() {
                     self.hidden = true;
                     out.clear_timer(Timer::Grace);
@@ -282,9 +298,38 @@ impl<V: Clone> Run<V> {
                     out.set_timer(Timer::Grace, RETURN_GRACE_MS);
                 }
             }
-            (Phase::Awaiting, Input::Timer(Timer::Answer | Timer::Grace)) => self.answered(out),
-            (Phase::Confirming, input) if self.confirm_here() => self.confirmed(input, out),
             _ => {}
+        }
+    }
+
+    /// A timer fired.
+    pub fn timer(&mut self, t: Timer, w: &impl World, out: &mut impl Out<V>) {
+        match (&self.phase, t) {
+            (Phase::Watching, Timer::Fallback) => self.navigated(w, out),
+            // The time-out and the last look.
+            (Phase::Waiting, Timer::Ready) => self.look(true, w, out),
+            (Phase::Awaiting, Timer::Answer | Timer::Grace) => self.answered(out),
+            (Phase::Confirming, _) if self.confirm_here() => self.confirmed(Input::Timer(t), out),
+            _ => {}
+        }
+    }
+
+    /// A wallet callback: which one, its argument, and how to read that
+    /// argument as the result mapping reads it (`read`, called only for
+    /// the answer that counts, [`Run::takes_answer`]).
+    pub fn callback(&mut self, which: Callback, v: V, read: impl FnOnce(&V) -> Json, out: &mut impl Out<V>) {
+        if !matches!(self.phase, Phase::Calling | Phase::Awaiting) {
+            return;
+        }
+        if self.answer.is_some() {
+            return out.emit(EventType::CALLBACK_IGNORED, Detail::Value(v));
+        }
+        let answer = read(&v);
+        out.emit(EventType::CALLBACK, Detail::Value(v.clone()));
+        let (status, code) = self.mapped(which, &answer);
+        self.answer = Some((status, code, v));
+        if self.phase == Phase::Awaiting {
+            self.answered(out);
         }
     }
 

@@ -14,8 +14,11 @@
 
 use super::busy::{claim, InFlight};
 use super::env;
-use super::protocol::{input_of, Encode, Page};
+use super::env::Text;
+use super::protocol::{answer_of, callback_of, settled_of, Encode, Page};
+use crate::perform::wire::Feed;
 use crate::perform::Run;
+use crate::perform::Timer;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
@@ -103,8 +106,28 @@ impl Flight {
     /// [`crate::perform::wire::Feed`]), its commands written to `out`.
     #[inline(always)]
     pub fn step(&mut self, kind: u32, v: JsValue, out: &Array) {
-        if let Some(input) = input_of(kind, v, self.run.takes_answer()) {
-            self.run.step_into(input, &Page(&self.options), &mut Encode(out, &self.payment, &self.options));
+        let (run, w, out) = (&mut self.run, &Page(&self.options), &mut Encode(out, &self.payment, &self.options));
+        // Each input straight to the run's method for it, no `Input` built
+        // to be matched again; `confirm`'s settlings (the builds that
+        // await it) as `Input`s.
+        let Some(feed) = Feed::of(kind) else { return };
+        match feed {
+            Feed::Returned => run.returned(None, w, out),
+            Feed::Threw => run.returned(Some(v), w, out),
+            Feed::Event => run.event(&v.text().unwrap_or_default(), w, out),
+            Feed::Timer => {
+                if let Some(t) = Timer::of(env::num(&v) as u32) {
+                    run.timer(t, w, out)
+                }
+            }
+            f => match callback_of(f) {
+                Some(which) => run.callback(which, v, answer_of, out),
+                None => {
+                    if let Some(input) = settled_of(f, v) {
+                        run.step_into(input, w, out);
+                    }
+                }
+            },
         }
     }
 }

@@ -93,28 +93,47 @@ pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
         Feed::Returned => Input::Returned,
         Feed::Threw => Input::Threw(v),
         Feed::Event => Input::Event(v.text().unwrap_or_default()),
-        Feed::Timer => Input::Timer(Timer::of(env::num(&v) as u32)?),
-        // Fed only after a mini-program API call, which the browser's
-        // payment module never makes (perform::API_CALLS): its bridge
-        // calls back `Success` alone.
-        Feed::Fail | Feed::Complete if !crate::perform::API_CALLS => return None,
+        Feed::Timer => Input::Timer(timer_of(&v)?),
         f @ (Feed::Success | Feed::Fail | Feed::Complete) => {
-            let which = match f {
-                Feed::Success => Callback::Success,
-                Feed::Fail => Callback::Fail,
-                _ => Callback::CompleteOnly,
-            };
+            let which = callback_of(f)?;
             let answer = if answer { answer_of(&v) } else { Json::Null };
             Input::Callback(which, v, answer)
         }
-        // Never fed to the browser's payment module, which hands `confirm`
-        // over (perform::CONFIRM_HERE): `confirm`'s answer, `[token, value]`,
-        // read as its text; or `[token, reason, threw]`.
-        Feed::Settled | Feed::Rejected if !crate::perform::CONFIRM_HERE => return None,
+        f => return settled_of(f, v),
+    })
+}
+
+/// An awaited call's settling (`Settled`, `Rejected`) as an input:
+/// `confirm`'s answer, `[token, value]`, read as its text; or `[token,
+/// reason, threw]`. `None` for any other feed, and in the browser's
+/// payment module, which hands `confirm` over (perform::CONFIRM_HERE) and
+/// is never fed one.
+pub fn settled_of(f: Feed, v: JsValue) -> Option<Input<JsValue>> {
+    Some(match f {
+        _ if !crate::perform::CONFIRM_HERE => return None,
         Feed::Settled => Input::Settled(token(&v), Got::Text(env::get(&v, SETTLED_VALUE).text().ok_or_else(String::new))),
         Feed::Rejected => Input::Rejected(token(&v), env::get(&v, REJECTED_REASON), env::get(&v, REJECTED_THREW).is_truthy()),
-        Feed::Release | Feed::Counts => return None,
+        _ => return None,
     })
+}
+
+/// The timer a `[Timer, timer]` feed names; `None` for one no command set.
+pub fn timer_of(v: &JsValue) -> Option<Timer> {
+    Timer::of(env::num(v) as u32)
+}
+
+/// The wallet callback a feed `f` reports (`Success`, `Fail`,
+/// `Complete`); `None` for any other, and for `Fail` and `Complete` where
+/// the build makes no mini-program API call (perform::API_CALLS): the
+/// browser's payment module's bridge calls back `Success` alone.
+pub fn callback_of(f: Feed) -> Option<Callback> {
+    match f {
+        Feed::Success => Some(Callback::Success),
+        _ if !crate::perform::API_CALLS => None,
+        Feed::Fail => Some(Callback::Fail),
+        Feed::Complete => Some(Callback::CompleteOnly),
+        _ => None,
+    }
 }
 
 /// Where an awaited call's answer is in its settling, and a rejection's
@@ -329,7 +348,7 @@ pub fn write(out: &Array, op: Op, a: JsValue, b: JsValue, c: JsValue, d: JsValue
 /// read alone, so that a wallet's code is never lost to the rest of its
 /// answer (too big, cyclic, hostile); the page gets the whole value as
 /// `raw`.
-fn answer_of(raw: &JsValue) -> Json {
+pub fn answer_of(raw: &JsValue) -> Json {
     let mut read = Vec::new();
     // The bridges' answers' members; the mini-program API's too where the
     // build calls it (perform::API_CALLS).
