@@ -116,6 +116,14 @@ fn forget<T>(list: &mut Vec<(String, T)>, key: &str) {
     }
 }
 
+/// Sets `key` to `value` in such a list: the old entry forgotten, the new
+/// one put last.
+#[inline(never)]
+fn put<T>(list: &mut Vec<(String, T)>, key: &str, value: T) {
+    forget(list, key);
+    list.push((key.to_string(), value));
+}
+
 impl Profile {
     /// `Profile::default()` with `patch` (a partial profile) merged over it.
     pub fn from_patch(patch: Option<&Json>) -> Result<Profile> {
@@ -213,15 +221,15 @@ impl Profile {
             if code.is_empty() || code.len() > 32 {
                 return Err(bad(&f2, "must be a result code of 1 to 32 characters"));
             }
-            forget(codes, code);
             if status.is_null() {
+                forget(codes, code);
                 continue;
             }
             let st = status
                 .as_str()
                 .and_then(Status::from_wallet_name)
                 .ok_or_else(|| bad(&f2, "must be \"succeeded\", \"pending\", \"cancelled\" or \"failed\""))?;
-            codes.push((code.clone(), st));
+            put(codes, code, st);
         }
         Ok(())
     }
@@ -242,8 +250,7 @@ impl Profile {
             if Channel::from_name(alias).is_some() {
                 return Err(bad(&f2, "would rename a channel of this module"));
             }
-            forget(&mut self.channel_aliases, alias);
-            self.channel_aliases.push((alias.clone(), ch));
+            put(&mut self.channel_aliases, alias, ch);
         }
         Ok(())
     }
