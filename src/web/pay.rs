@@ -15,10 +15,9 @@
 use super::busy::{claim, InFlight};
 use super::env;
 use super::env::Text;
-use super::protocol::{answer_of, callback_of, settled_of, Encode, Page};
+use super::protocol::{answer_of, callback_of, settled_of, timer_of, Encode, Page};
 use crate::perform::wire::Feed;
 use crate::perform::Run;
-use crate::perform::Timer;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
@@ -116,7 +115,7 @@ impl Flight {
             Feed::Threw => run.returned(Some(v), w, out),
             Feed::Event => run.event(&v.text().unwrap_or_default(), w, out),
             Feed::Timer => {
-                if let Some(t) = Timer::of(env::num(&v) as u32) {
+                if let Some(t) = timer_of(&v) {
                     run.timer(t, w, out)
                 }
             }
