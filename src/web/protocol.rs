@@ -82,23 +82,19 @@ impl World for Page<'_> {
     }
 }
 
-/// What happened, as the shim feeds it (`kind`, a [`Feed`]); `None` for a
-/// kind that is no input (`Release`, `Counts`, an unknown number) or a
-/// timer no command set. A wallet callback's answer is read only when
-/// `answer` (the run takes it, [`crate::perform::Run::takes_answer`]): one
-/// that would not count is neither read nor kept (no memory a callback,
-/// however many the wallet makes; `src/bump/`).
-pub fn input_of(kind: u32, v: JsValue, answer: bool) -> Option<Input<JsValue>> {
+/// What happened, as the shim feeds it (`kind`, a [`Feed`]), to the full
+/// module's runs (`web/runs.rs`); `None` for a kind that is no input
+/// (`Release`, `Counts`, an unknown number) or a timer no command set. A
+/// wallet callback's answer is not read here: those runs call no wallet. A
+/// payment's inputs go straight to its run's methods (`web/pay.rs`,
+/// `Flight::step`), which read an answer only when it counts.
+pub fn input_of(kind: u32, v: JsValue) -> Option<Input<JsValue>> {
     Some(match Feed::of(kind)? {
         Feed::Returned => Input::Returned,
         Feed::Threw => Input::Threw(v),
         Feed::Event => Input::Event(v.text().unwrap_or_default()),
         Feed::Timer => Input::Timer(timer_of(&v)?),
-        f @ (Feed::Success | Feed::Fail | Feed::Complete) => {
-            let which = callback_of(f)?;
-            let answer = if answer { answer_of(&v) } else { Json::Null };
-            Input::Callback(which, v, answer)
-        }
+        f @ (Feed::Success | Feed::Fail | Feed::Complete) => Input::Callback(callback_of(f)?, v, Json::Null),
         f => return settled_of(f, v),
     })
 }

@@ -47,7 +47,7 @@ impl Flow {
         let none = JsValue::UNDEFINED;
         match self {
             Flow::Wait(w) => {
-                if let Some(input) = input_of(kind, v, false) {
+                if let Some(input) = input_of(kind, v) {
                     w.step_into(input, &Page(&none), &mut Encode(out, &none, &none));
                 }
             }
@@ -108,7 +108,7 @@ fn flow_input(kind: u32, v: JsValue, read: &dyn Fn(JsValue) -> Got<JsValue>) -> 
     if kind == Feed::Settled as u32 {
         return Some(Input::Settled(token(&v), read(env::get(&v, SETTLED_VALUE))));
     }
-    input_of(kind, v, false)
+    input_of(kind, v)
 }
 
 /// `order`'s rejection with a `code` that `cardnetPay` passes through
