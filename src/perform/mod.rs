@@ -196,8 +196,9 @@ impl<V: Clone> Run<V> {
         run
     }
 
-    /// Whether a wallet callback now would be the one that counts (the
-    /// edge reads its answer only then).
+    /// Whether a wallet callback now would be the one that counts: the
+    /// rule [`Run::callback`] applies (it reads the answer only then), for
+    /// the tests to ask.
     pub fn takes_answer(&self) -> bool {
         self.answer.is_none() && matches!(self.phase, Phase::Calling | Phase::Awaiting)
     }
