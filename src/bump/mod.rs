@@ -131,6 +131,38 @@ pub mod heap {
     pub fn reset() {
         HEAP.reset();
     }
+
+    /// The list of a JSON tree's elements or members (`crate::json::List`)
+    /// in this heap, which frees nothing piece by piece: never dropped
+    /// element by element. A tree's memory is taken back with the heap's
+    /// when the next payment starts ([`reset`]), as it was already (every
+    /// `dealloc` is empty); the compiler cannot see that by itself, since a
+    /// tree's drop is recursive, and kept the drop of every tree, a walk
+    /// that frees nothing, at every place one goes out of scope. So a tree
+    /// holds plain data only, never a value whose drop does more than free
+    /// memory (a `JsValue`'s releases its slot in the JavaScript heap
+    /// table).
+    pub type List<T> = core::mem::ManuallyDrop<crate::prelude::Vec<T>>;
+
+    /// `v` as a [`List`].
+    pub fn list<T>(v: crate::prelude::Vec<T>) -> List<T> {
+        core::mem::ManuallyDrop::new(v)
+    }
+}
+
+/// Every other build's heap frees (lol_alloc's free list, the wasm2js
+/// arena, the host's): a JSON tree's list is a plain `Vec`, dropped as any.
+/// The negation of the bump heap's own condition, beside it, so that the
+/// lists follow wherever that heap is.
+#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js"))))]
+pub mod heap {
+    /// The list of a JSON tree's elements or members (`crate::json::List`).
+    pub type List<T> = crate::prelude::Vec<T>;
+
+    /// `v` as a [`List`].
+    pub fn list<T>(v: crate::prelude::Vec<T>) -> List<T> {
+        v
+    }
 }
 
 pub mod free_list;

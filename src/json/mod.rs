@@ -31,45 +31,10 @@ pub const MAX_DEPTH: usize = 64;
 /// The longest text `parse` accepts (bytes).
 pub const MAX_TEXT: usize = 1 << 20;
 
-pub use list::{list, List};
-
-/// The list of an array's elements or of an object's members: a `Vec`,
-/// except in the browser's payment module, whose heap frees nothing piece
-/// by piece (`crate::bump`). There a tree is never dropped element by
-/// element: its memory is taken back with the heap's when the next payment
-/// starts, as it was already (every `dealloc` of that heap is empty). The
-/// compiler cannot see that by itself, since a tree's drop is recursive,
-/// and kept the drop of every tree, a walk that frees nothing, at every
-/// place one goes out of scope. So nothing in a list is ever dropped in
-/// that build: a tree holds plain data only, never a value whose drop does
-/// more than free memory (a `JsValue`'s releases its slot in the
-/// JavaScript heap table).
-#[cfg(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js")))]
-mod list {
-    use crate::prelude::Vec;
-    use core::mem::ManuallyDrop;
-
-    pub type List<T> = ManuallyDrop<Vec<T>>;
-
-    /// `v` as a [`List`].
-    pub fn list<T>(v: Vec<T>) -> List<T> {
-        ManuallyDrop::new(v)
-    }
-}
-
-/// The list of an array's elements or of an object's members (see the
-/// payment module's above).
-#[cfg(not(all(target_arch = "wasm32", feature = "wasm-runtime", not(feature = "web-tools"), not(feature = "wasm2js"))))]
-mod list {
-    use crate::prelude::Vec;
-
-    pub type List<T> = Vec<T>;
-
-    /// `v` as a [`List`].
-    pub fn list<T>(v: Vec<T>) -> List<T> {
-        v
-    }
-}
+/// The list of an array's elements or of an object's members: its heap's
+/// ([`crate::bump::heap::List`]), so that a tree is dropped element by
+/// element exactly where the heap frees.
+pub use crate::bump::heap::{list, List};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {
