@@ -167,6 +167,14 @@ pub fn has_method(obj: &JsValue, key: &str) -> bool {
     method(obj, key).is_some()
 }
 
+/// Whether the global `name` is an object: one body that drops what it
+/// read, for the callers that only ask (the runtime probe, the page's
+/// document and bridges).
+#[inline(never)]
+pub fn has_global(name: &str) -> bool {
+    is_object(&global_get(name))
+}
+
 /// `performance.now()` where there is one, else `Date.now()`.
 pub fn now() -> f64 {
     let perf = global_get("performance");

@@ -47,10 +47,9 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, present: impl Fn(&st
 /// The host of the runtime, all a payment reads of it: `options.runtime`'s,
 /// or detected from this page's globals and `options.api`.
 pub fn host_for(opts: &Options, options: &JsValue) -> Host {
-    let present = |name: &str| env::is_object(&env::global_get(name));
     match opts.runtime {
         Some(r) => r.host,
-        None => detect_host(&probe(&opts.profile, None, present, &env::get(options, "api")), &opts.profile),
+        None => detect_host(&probe(&opts.profile, None, env::has_global, &env::get(options, "api")), &opts.profile),
     }
 }
 

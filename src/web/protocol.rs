@@ -66,13 +66,13 @@ impl Page<'_> {
 
 impl World for Page<'_> {
     fn has_document(&self) -> bool {
-        env::is_object(&env::global_get("document"))
+        env::has_global("document")
     }
     fn visible(&self) -> bool {
         env::page_visible()
     }
     fn has_global(&self, name: &str) -> bool {
-        env::is_object(&env::global_get(name))
+        env::has_global(name)
     }
     fn has_method(&self, name: &str, method: &str) -> bool {
         env::has_method(&env::global_get(name), method)
