@@ -62,21 +62,21 @@ pub fn decode_envelope(status: u16, body: &str) -> Result<Envelope, PayError> {
     if top.as_obj().is_none() {
         return Err(bad(status, &cat!("the body is ", top.kind(), ", not an object")));
     }
-    let (data, data_text) = match top.get("data") {
+    let (data, data_text) = match top.given("data") {
         Some(Json::Str(t)) => {
             let d = crate::json_text::parse(t, Code::InvalidResponse, "data").map_err(|e| bad(status, &e.message))?;
             (d, t.clone())
         }
         Some(d @ Json::Obj(_)) => (d.clone(), d.to_text()),
-        None | Some(Json::Null) if top.get("return_code").is_some() => (top.clone(), text.to_owned()),
-        None | Some(Json::Null) => return Err(bad(status, "the body has neither data nor return_code")),
+        None if top.get("return_code").is_some() => (top.clone(), text.to_owned()),
+        None => return Err(bad(status, "the body has neither data nor return_code")),
         Some(other) => return Err(bad(status, &cat!("data is ", other.kind(), ", not JSON text"))),
     };
     if data.as_obj().is_none() {
         return Err(bad(status, &cat!("data holds ", data.kind(), ", not an object")));
     }
-    let signature = match top.get("signature") {
-        None | Some(Json::Null) => None,
+    let signature = match top.given("signature") {
+        None => None,
         Some(Json::Str(s)) if s.is_empty() => None,
         Some(Json::Str(s)) => Some(s.clone()),
         Some(other) => return Err(bad(status, &cat!("signature is ", other.kind(), ", not a string"))),

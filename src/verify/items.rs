@@ -24,8 +24,8 @@ pub const LIST_ITEMS: [(&str, &[&str]); 2] =
 pub fn list_problems(record: &Json) -> Vec<Problem> {
     let mut out = Vec::new();
     for (list, fields) in LIST_ITEMS {
-        let items = match record.get(list) {
-            None | Some(Json::Null) => continue,
+        let items = match record.given(list) {
+            None => continue,
             Some(Json::Arr(items)) => items,
             Some(other) => {
                 let field = cat!("record.", list);

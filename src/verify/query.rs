@@ -24,8 +24,8 @@ pub enum Query {
 fn member(obj: &Json, camel: &str, snake: &str, problems: &mut Vec<Problem>) -> Option<String> {
     let mut found = None;
     for &key in [snake, camel].iter() {
-        match obj.get(key) {
-            None | Some(Json::Null) => {}
+        match obj.given(key) {
+            None => {}
             Some(Json::Str(s)) => {
                 if !s.is_empty() {
                     found = Some(s.clone());
