@@ -189,33 +189,25 @@ fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
 
 /// A lowercase host: a registered name or a canonical dotted-decimal IPv4.
 fn plain_host(h: &str) -> bool {
-    if h.is_empty() || h.len() > 253 {
-        return false;
-    }
-    // WHATWG URL parsing reads a host whose last label is numeric (or hex)
-    // as an IPv4 address in any of several notations; only the canonical
-    // dotted-decimal form is accepted, so that the host checked is the host
-    // the browser connects to.
-    // Labels are split as bytes throughout: `str::split` keeps a panicking
-    // slice check (and so the formatter) in the wasm build.
-    let last = h.as_bytes().rsplit(|&b| b == b'.').next().unwrap_or(&[]);
-    let numeric_last = !last.is_empty() && (last.iter().all(u8::is_ascii_digit) || last.starts_with(b"0x"));
-    if numeric_last {
-        return is_ipv4(h);
-    }
-    is_reg_name(h)
+    !h.is_empty() && h.len() <= 253 && (is_ipv4(h) || is_reg_name(h))
 }
 
+/// A registered name: labels of letters, digits and inner hyphens, the
+/// last not numeric. WHATWG URL parsing reads a host whose last label is
+/// numeric (or hex) as an IPv4 address in any of several notations; only
+/// the canonical dotted-decimal form is accepted ([`is_ipv4`]), so that the
+/// host checked is the host the browser connects to.
 fn is_reg_name(h: &str) -> bool {
-    if h.is_empty() || h.len() > 253 {
-        return false;
-    }
-    h.as_bytes().split(|&b| b == b'.').all(|b| {
+    // Labels are split as bytes throughout: `str::split` keeps a panicking
+    // slice check (and so the formatter) in the wasm build. From the last:
+    // the first label seen is the one that must not be numeric.
+    h.as_bytes().rsplit(|&b| b == b'.').enumerate().all(|(i, b)| {
         !b.is_empty()
             && b.len() <= 63
             && b.first() != Some(&b'-')
             && b.last() != Some(&b'-')
             && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && (i > 0 || !(b.iter().all(u8::is_ascii_digit) || b.starts_with(b"0x")))
             && label_ok(b)
     })
 }
@@ -234,8 +226,9 @@ fn label_ok(_: &[u8]) -> bool {
 }
 
 fn is_ipv4(h: &str) -> bool {
+    // Split from the last, as a name's labels are: one split for both.
     let mut n = 0;
-    for b in h.as_bytes().split(|&b| b == b'.') {
+    for b in h.as_bytes().rsplit(|&b| b == b'.') {
         n += 1;
         if n > 4 || !number(b, 0, 255) {
             return false;
