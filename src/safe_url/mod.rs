@@ -110,6 +110,13 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<()> {
     Err(crate::error::refuse(Code::UnsafeUrl, field, why))
 }
 
+/// A copy of `url` (the value of input `field`) once it passed [`check`]:
+/// the planner's, for the URLs an action keeps (one body for its two).
+#[inline(never)]
+pub fn checked(url: &str, policy: &UrlPolicy, field: &str) -> Result<String> {
+    check(url, policy, field).map(|_| url.to_string())
+}
+
 /// The shape check alone; returns the lowercased host or why it failed.
 pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<String, &'static str> {
     if url.is_empty() {
