@@ -278,13 +278,12 @@ pub fn plan_on(payment: &Payment, opts: &Options, host: Host) -> Result<Plan> {
             ),
         )
     })?;
-    let checked = |url: &str, field: &str| safe_url::check(url, &opts.policy, field).map(|_| url.to_string());
     let action = match channel {
         // `pay_info` loaded itself (`appFallback: "web"`, or the web
         // channel inside the wallet's app), else opened through the app's
         // scheme: the scan channel falls back to it.
         Channel::Wallet1 | Channel::Wallet1Wap => {
-            let info = checked(payment.pay_info_url(channel)?, "pay_info")?;
+            let info = safe_url::checked(payment.pay_info_url(channel)?, &opts.policy, "pay_info")?;
             if opts.app_fallback == AppFallback::Web || (channel == Channel::Wallet1Wap && host == Host::Wallet1) {
                 Action::Redirect { url: info }
             } else {
@@ -329,7 +328,7 @@ pub fn plan_on(payment: &Payment, opts: &Options, host: Host) -> Result<Plan> {
                 Action::Wallet2RequestPayment { params }
             }
         }
-        Channel::Cardnet => Action::Redirect { url: checked(payment.expend_pay_url(channel)?, "expend.pay_url")? },
+        Channel::Cardnet => Action::Redirect { url: safe_url::checked(payment.expend_pay_url(channel)?, &opts.policy, "expend.pay_url")? },
     };
     Ok(Plan { channel, action })
 }

@@ -31,6 +31,10 @@ use crate::platform::{Here, Platform};
 #[cfg(not(all(target_arch = "wasm32", feature = "platform-url")))]
 mod punycode;
 
+/// Whether the platform's URL parser judges a host with an
+/// internationalized label (after its shape), not the punycode rule.
+const PLATFORM_URL: bool = cfg!(all(target_arch = "wasm32", feature = "platform-url"));
+
 /// The longest URL the module opens.
 pub const MAX_URL: usize = 8192;
 
@@ -67,9 +71,7 @@ impl HostRule {
         // rule's name is.
         let wildcard = s.strip_prefix("*.");
         let name = wildcard.unwrap_or(s).to_ascii_lowercase();
-        if !plain_host(&name) {
-            return None;
-        }
+        plain_host(&name)?;
         match wildcard {
             None => Some(HostRule::Exact(name)),
             // A byte loop, not `contains`: that one call would bring the
@@ -108,6 +110,13 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<()> {
         Err(why) => words!(field, " is not a safe URL to open: ", why),
     };
     Err(crate::error::refuse(Code::UnsafeUrl, field, why))
+}
+
+/// A copy of `url` (the value of input `field`) once it passed [`check`]:
+/// the planner's, for the URLs an action keeps (one body for its two).
+#[inline(never)]
+pub fn checked(url: &str, policy: &UrlPolicy, field: &str) -> Result<String> {
+    check(url, policy, field).map(|_| url.to_string())
 }
 
 /// The shape check alone; returns the lowercased host or why it failed.
@@ -168,12 +177,10 @@ pub fn check_shape(url: &str, insecure_loopback: bool) -> core::result::Result<S
     for &c in authority.get(..host_len).unwrap_or_default() {
         crate::encode::push_ascii(&mut host, c.to_ascii_lowercase());
     }
-    if !plain_host(&host) {
+    let Some(idn) = plain_host(&host) else {
         return Err(why!("its host is not a plain host name or IPv4 address"));
-    }
-    // An internationalized label: `xn--` at the host's start or after a dot.
-    #[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
-    if (host.starts_with("xn--") || host.as_bytes().windows(5).any(|w| w == b".xn--")) && !Here::url_keeps_host(url, &host) {
+    };
+    if !idn_ok(url, &host, idn) {
         return Err(why!("its host is an internationalized name that the platform's URL parser refuses or rewrites"));
     }
     if http && !(insecure_loopback && (host == "127.0.0.1" || host == "localhost")) {
@@ -188,36 +195,42 @@ fn starts_with_ci(s: &[u8], prefix: &[u8]) -> bool {
 }
 
 /// A lowercase host: a registered name or a canonical dotted-decimal IPv4.
-fn plain_host(h: &str) -> bool {
+/// `None` when it is neither; else whether the platform's URL parser is to
+/// judge it too (a name with an internationalized label, where the build
+/// has that parser: [`PLATFORM_URL`]).
+#[inline(never)]
+fn plain_host(h: &str) -> Option<bool> {
     if h.is_empty() || h.len() > 253 {
-        return false;
+        return None;
     }
-    // WHATWG URL parsing reads a host whose last label is numeric (or hex)
-    // as an IPv4 address in any of several notations; only the canonical
-    // dotted-decimal form is accepted, so that the host checked is the host
-    // the browser connects to.
-    // Labels are split as bytes throughout: `str::split` keeps a panicking
-    // slice check (and so the formatter) in the wasm build.
-    let last = h.as_bytes().rsplit(|&b| b == b'.').next().unwrap_or(&[]);
-    let numeric_last = !last.is_empty() && (last.iter().all(u8::is_ascii_digit) || last.starts_with(b"0x"));
-    if numeric_last {
-        return is_ipv4(h);
+    if is_ipv4(h) {
+        return Some(false);
     }
-    is_reg_name(h)
+    reg_name(h)
 }
 
-fn is_reg_name(h: &str) -> bool {
-    if h.is_empty() || h.len() > 253 {
-        return false;
-    }
-    h.as_bytes().split(|&b| b == b'.').all(|b| {
+/// A registered name: labels of letters, digits and inner hyphens, the
+/// last not numeric. WHATWG URL parsing reads a host whose last label is
+/// numeric (or hex) as an IPv4 address in any of several notations; only
+/// the canonical dotted-decimal form is accepted ([`is_ipv4`]), so that the
+/// host checked is the host the browser connects to. An internationalized
+/// label (`xn--`) for the platform's parser is noted as the labels are read.
+fn reg_name(h: &str) -> Option<bool> {
+    // Labels are split as bytes throughout: `str::split` keeps a panicking
+    // slice check (and so the formatter) in the wasm build. From the last:
+    // the first label seen is the one that must not be numeric.
+    let mut idn = false;
+    let labels_ok = h.as_bytes().rsplit(|&b| b == b'.').enumerate().all(|(i, b)| {
+        idn |= PLATFORM_URL && b.starts_with(b"xn--");
         !b.is_empty()
             && b.len() <= 63
             && b.first() != Some(&b'-')
             && b.last() != Some(&b'-')
             && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && (i > 0 || !(b.iter().all(u8::is_ascii_digit) || b.starts_with(b"0x")))
             && label_ok(b)
-    })
+    });
+    labels_ok.then_some(idn)
 }
 
 /// An internationalized label's own check: the crate's punycode rule, or,
@@ -233,9 +246,23 @@ fn label_ok(_: &[u8]) -> bool {
     true
 }
 
+/// A host with an internationalized label for the platform (`idn`): its
+/// URL parser must keep it as it is. Without that parser, each such label
+/// has passed the crate's punycode rule ([`label_ok`]).
+#[cfg(all(target_arch = "wasm32", feature = "platform-url"))]
+fn idn_ok(url: &str, host: &str, idn: bool) -> bool {
+    !idn || Here::url_keeps_host(url, host)
+}
+
+#[cfg(not(all(target_arch = "wasm32", feature = "platform-url")))]
+fn idn_ok(_: &str, _: &str, _: bool) -> bool {
+    true
+}
+
 fn is_ipv4(h: &str) -> bool {
+    // Split from the last, as a name's labels are: one split for both.
     let mut n = 0;
-    for b in h.as_bytes().split(|&b| b == b'.') {
+    for b in h.as_bytes().rsplit(|&b| b == b'.') {
         n += 1;
         if n > 4 || !number(b, 0, 255) {
             return false;
