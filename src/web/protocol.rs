@@ -39,7 +39,7 @@
 use super::convert::{from_js, member, set, to_js};
 use super::env;
 use super::env::Text;
-use super::error::{from_thrown, to_js as err};
+use super::error::{build, thrown_into, to_js as err};
 use crate::error::{Code, PayError};
 use crate::event::EventType;
 use crate::json::Json;
@@ -199,7 +199,7 @@ impl Out<JsValue> for Encode<'_> {
             Cmd::Found(name) => (Op::Resolve, env::global_get(&name), U, U, U),
             Cmd::Explain(e) => return self.explain(e),
             #[cfg(feature = "web-extra")]
-            Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(&e, &cause), U, U, U),
+            Cmd::FailCaused(e, cause) => (Op::Reject, build(&e, &cause), U, U, U),
             Cmd::Preload => return self.preload(),
             Cmd::HandOff(r, ms) => {
                 let (result, raw) = *r;
@@ -285,11 +285,14 @@ impl Out<JsValue> for Encode<'_> {
         self.put(Op::Resolve, with_raw(&result, &raw), s(EventType::RESULT.as_str()), U, U)
     }
 
-    fn fail(&mut self, e: PayError, cause: Option<JsValue>, result: Option<Reported<JsValue>>) {
-        let error = match cause {
-            Some(t) => from_thrown(&e, &t),
-            None => err(&e),
-        };
+    fn fail(&mut self, mut e: PayError, cause: Option<JsValue>, result: Option<Reported<JsValue>>) {
+        // One path for every error of the core: a thrown cause's message
+        // added to the error's own, then the error built with the cause.
+        let cause = cause.map_or(U, |t| {
+            thrown_into(&mut e, &t);
+            t
+        });
+        let error = build(&e, &cause);
         // A result only after `confirm` failed, in the builds that
         // await it (perform::CONFIRM_HERE).
         if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
