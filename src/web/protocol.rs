@@ -343,24 +343,12 @@ pub fn write(out: &Array, op: Op, a: JsValue, b: JsValue, c: JsValue, d: JsValue
     put(out, op as u8, a, b, c, d)
 }
 
-/// The wallet's answer as the outcome reads it: the members it reads, each
-/// read alone, so that a wallet's code is never lost to the rest of its
-/// answer (too big, cyclic, hostile); the page gets the whole value as
-/// `raw`.
-pub fn answer_of(raw: &JsValue) -> Json {
-    let mut read = Vec::new();
-    // The bridges' answers' members; the mini-program API's too where the
-    // build calls it (perform::API_CALLS).
-    let keys: &[&str] =
-        if crate::perform::API_CALLS { &["resultCode", "error", "errorMessage", "err_msg", "errMsg"] } else { &["resultCode", "err_msg"] };
-    for &k in keys {
-        if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
-            if !v.is_null() {
-                Json::put(&mut read, k, v);
-            }
-        }
-    }
-    Json::Obj(crate::json::list(read))
+/// The member `key` of the wallet's answer `raw`, as the result mapping
+/// reads it: each member it names read alone, so that a wallet's code is
+/// never lost to the rest of its answer (too big, cyclic, hostile); the
+/// page gets the whole value as `raw`.
+pub fn member_of(raw: &JsValue, key: &str) -> Option<Json> {
+    from_js(&env::get(raw, key), Code::InvalidResponse, "result").ok()
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`:
