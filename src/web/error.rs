@@ -28,9 +28,7 @@ static SHARED: Local<OnceCell<JsValue>> = Local::new(OnceCell::new());
 pub fn set_error_class(class: Function, shared: JsValue, global: JsValue) {
     CLASS.with(|c| drop(c.set(class)));
     super::env::set_global(global);
-    if super::env::kind(&shared) == super::env::kind::OBJECT {
-        SHARED.with(|s| drop(s.set(shared)));
-    }
+    SHARED.with(|s| super::env::keep_object(s, shared));
 }
 
 /// The state object the entry shares among its modules (a browser page's
