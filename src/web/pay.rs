@@ -15,7 +15,7 @@
 use super::busy::{claim, InFlight};
 use super::env;
 use super::env::Text;
-use super::protocol::{member_of, callback_of, settled_of, timer_of, Encode, Page};
+use super::protocol::{callback_of, member_of, settled_of, timer_of, Encode, Page};
 use crate::perform::wire::Feed;
 use crate::perform::Run;
 use js_sys::Array;

@@ -39,7 +39,7 @@
 use super::convert::{from_js, member, set, to_js};
 use super::env;
 use super::env::Text;
-use super::error::{build, thrown_into, to_js as err};
+use super::error::{build, thrown_into};
 use crate::error::{Code, PayError};
 use crate::event::EventType;
 use crate::json::Json;
@@ -275,8 +275,10 @@ impl Out<JsValue> for Encode<'_> {
             return;
         }
         let hint = with_raw(&result, &raw);
-        let e =
-            err(&PayError::field(Code::ConfirmFailed, "confirm", "the confirm hook was not called: the module that calls it did not load"));
+        let e = build(
+            &PayError::field(Code::ConfirmFailed, "confirm", "the confirm hook was not called: the module that calls it did not load"),
+            &U,
+        );
         set(&e, "result", &hint);
         self.put(Op::HandOff, hint, n(ms), e, U)
     }
@@ -302,7 +304,7 @@ impl Out<JsValue> for Encode<'_> {
     }
 
     fn explain(&mut self, e: PayError) {
-        self.put(Op::Explain, err(&e), U, U, U)
+        self.put(Op::Explain, build(&e, &U), U, U, U)
     }
 }
 
