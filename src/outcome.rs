@@ -137,9 +137,9 @@ mod tests {
     use crate::Code;
 
     /// The members of the answer `t` (JSON text), as the edge reads them.
-    fn j(t: &str) -> Box<dyn Fn(&str) -> Option<Json>> {
+    fn j(t: &str) -> impl Fn(&str) -> Option<Json> {
         let answer = parse(t, Code::InvalidResponse, "answer").unwrap();
-        Box::new(move |k| answer.get(k).cloned())
+        move |k| answer.get(k).cloned()
     }
 
     #[test]
