@@ -43,10 +43,18 @@ impl PayResult {
 }
 
 /// A code that may arrive as a string or as a whole number.
-fn code_text(v: Option<&Json>) -> Option<String> {
+fn code_text(v: Option<Json>) -> Option<String> {
     match v? {
-        Json::Str(s) => Some(s.clone()),
-        Json::Num(n) => crate::json::whole(*n).map(crate::error::u64_str),
+        Json::Str(s) => Some(s),
+        Json::Num(n) => crate::json::whole(n).map(crate::error::u64_str),
+        _ => None,
+    }
+}
+
+/// A member that is a string.
+fn text(v: Option<Json>) -> Option<String> {
+    match v? {
+        Json::Str(s) => Some(s),
         _ => None,
     }
 }
@@ -56,9 +64,11 @@ fn code_text(v: Option<&Json>) -> Option<String> {
 pub type Mapped = (Status, Option<String>);
 
 /// wallet1's trade-pay callback (`{ resultCode }`), from the bridge or from
-/// the mini-program's `success` callback.
-pub fn wallet1_result(profile: &Profile, answer: &Json) -> Mapped {
-    let code = code_text(answer.get("resultCode"));
+/// the mini-program's `success` callback. Each mapping reads the members
+/// it names through `member` (the answer's member of that name, read alone,
+/// `None` where it is absent or cannot be read), and only those.
+pub fn wallet1_result(profile: &Profile, member: &dyn Fn(&str) -> Option<Json>) -> Mapped {
+    let code = code_text(member("resultCode"));
     let status = match &code {
         Some(c) => profile.wallet1_status(c),
         None => Status::Failed,
@@ -69,29 +79,28 @@ pub fn wallet1_result(profile: &Profile, answer: &Json) -> Mapped {
 /// wallet1's mini-program `fail` callback: `{ error, errorMessage }`, or a
 /// `resultCode`, mapped through the profile as from `success` (but a fail
 /// is never a success).
-pub fn wallet1_fail(profile: &Profile, answer: &Json) -> Mapped {
-    let result_code = code_text(answer.get("resultCode"));
-    let text = answer.get("errorMessage").and_then(Json::as_str).unwrap_or("");
+pub fn wallet1_fail(profile: &Profile, member: &dyn Fn(&str) -> Option<Json>) -> Mapped {
+    let result_code = code_text(member("resultCode"));
     let status = match &result_code {
         Some(c) => match profile.wallet1_status(c) {
             Status::Succeeded => Status::Failed,
             s => s,
         },
-        None if contains_cancel(text) => Status::Cancelled,
+        None if contains_cancel(&text(member("errorMessage")).unwrap_or_default()) => Status::Cancelled,
         None => Status::Failed,
     };
-    (status, result_code.or_else(|| code_text(answer.get("error"))))
+    (status, result_code.or_else(|| code_text(member("error"))))
 }
 
 /// wallet2's bridge callback: `{ err_msg }`, ending in `:ok` or `:cancel`.
-pub fn wallet2_bridge_result(answer: &Json) -> Mapped {
-    let msg = answer.get("err_msg").and_then(Json::as_str);
-    let status = match msg {
+pub fn wallet2_bridge_result(member: &dyn Fn(&str) -> Option<Json>) -> Mapped {
+    let msg = text(member("err_msg"));
+    let status = match msg.as_deref() {
         Some(m) if m.ends_with(":ok") => Status::Succeeded,
         Some(m) if m.ends_with(":cancel") => Status::Cancelled,
         _ => Status::Failed,
     };
-    (status, msg.map(str::to_string))
+    (status, msg)
 }
 
 /// Which callback of wallet2's mini-program `requestPayment` fired.
@@ -105,16 +114,16 @@ pub enum Callback {
 }
 
 /// wallet2's mini-program payment callbacks: `{ errMsg }`.
-pub fn wallet2_mini_result(which: Callback, answer: &Json) -> Mapped {
-    let msg = answer.get("errMsg").and_then(Json::as_str);
-    let text = msg.unwrap_or("");
+pub fn wallet2_mini_result(which: Callback, member: &dyn Fn(&str) -> Option<Json>) -> Mapped {
+    let msg = text(member("errMsg"));
+    let text = msg.as_deref().unwrap_or("");
     let status = match which {
         Callback::Success => Status::Succeeded,
         Callback::Fail | Callback::CompleteOnly if contains_cancel(text) => Status::Cancelled,
         Callback::CompleteOnly if text.ends_with(":ok") => Status::Succeeded,
         _ => Status::Failed,
     };
-    (status, msg.map(str::to_string))
+    (status, msg)
 }
 
 fn contains_cancel(s: &str) -> bool {
@@ -127,8 +136,10 @@ mod tests {
     use crate::json::parse;
     use crate::Code;
 
-    fn j(t: &str) -> Json {
-        parse(t, Code::InvalidResponse, "answer").unwrap()
+    /// The members of the answer `t` (JSON text), as the edge reads them.
+    fn j(t: &str) -> impl Fn(&str) -> Option<Json> {
+        let answer = parse(t, Code::InvalidResponse, "answer").unwrap();
+        move |k| answer.get(k).cloned()
     }
 
     #[test]

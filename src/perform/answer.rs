@@ -40,17 +40,18 @@ impl<V: Clone> Run<V> {
         }
     }
 
-    /// The wallet's answer `a` (from its callback `which`) mapped to a
-    /// status and code.
-    pub(super) fn mapped(&self, which: Callback, a: &Json) -> outcome::Mapped {
+    /// The wallet's answer (from its callback `which`) mapped to a status
+    /// and code, its members read through `member` as the mapping names
+    /// them.
+    pub(super) fn mapped(&self, which: Callback, member: &dyn Fn(&str) -> Option<Json>) -> outcome::Mapped {
         let p = &self.opts.profile;
         match (&self.action, which) {
-            (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(a),
-            (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, a),
+            (Action::Wallet2BridgePay { .. }, _) => outcome::wallet2_bridge_result(member),
+            (Action::Wallet2RequestPayment { .. }, which) if super::API_CALLS => outcome::wallet2_mini_result(which, member),
             // The bridge's one callback (the only one the
             // browser's payment module is fed), or the API's `success`.
-            (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, a),
-            _ => outcome::wallet1_fail(p, a),
+            (_, which) if which == Callback::Success || !super::API_CALLS => outcome::wallet1_result(p, member),
+            _ => outcome::wallet1_fail(p, member),
         }
     }
 

@@ -195,8 +195,8 @@ pub enum Input<V> {
     /// A listened-for event fired.
     Event(String),
     Timer(Timer),
-    /// A wallet callback: which one, its argument, and that argument as the
-    /// result mapping reads it.
+    /// A wallet callback: which one, its argument, and that argument's
+    /// members as the result mapping reads them, each by its name.
     Callback(Callback, V, Json),
     /// An awaited call's answer, with the token of its [`Cmd::Await`].
     Settled(u32, Got<V>),

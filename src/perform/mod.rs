@@ -242,7 +242,7 @@ impl<V: Clone> Run<V> {
             Input::Threw(t) => self.returned(Some(t), w, out),
             Input::Event(e) => self.event(&e, w, out),
             Input::Timer(t) => self.timer(t, w, out),
-            Input::Callback(which, v, answer) => self.callback(which, v, |_| answer, out),
+            Input::Callback(which, v, answer) => self.callback(which, v, |_, k| answer.get(k).cloned(), out),
             input => {
                 if self.phase == Phase::Confirming && self.confirm_here() {
                     self.confirmed(input, out)
@@ -315,19 +315,19 @@ impl<V: Clone> Run<V> {
         }
     }
 
-    /// A wallet callback: which one, its argument, and how to read that
-    /// argument as the result mapping reads it (`read`, called only for
-    /// the answer that counts, [`Run::takes_answer`]).
-    pub fn callback(&mut self, which: Callback, v: V, read: impl FnOnce(&V) -> Json, out: &mut impl Out<V>) {
+    /// A wallet callback: which one, its argument, and how to read a
+    /// member of that argument for the result mapping (`member`, called
+    /// only for the answer that counts, [`Run::takes_answer`], and only for
+    /// the members its mapping reads).
+    pub fn callback(&mut self, which: Callback, v: V, member: impl Fn(&V, &str) -> Option<Json>, out: &mut impl Out<V>) {
         if !matches!(self.phase, Phase::Calling | Phase::Awaiting) {
             return;
         }
         if self.answer.is_some() {
             return out.emit(EventType::CALLBACK_IGNORED, Detail::Value(v));
         }
-        let answer = read(&v);
+        let (status, code) = self.mapped(which, &|k| member(&v, k));
         out.emit(EventType::CALLBACK, Detail::Value(v.clone()));
-        let (status, code) = self.mapped(which, &answer);
         self.answer = Some((status, code, v));
         if self.phase == Phase::Awaiting {
             self.answered(out);

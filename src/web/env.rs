@@ -111,8 +111,15 @@ static GLOBAL_THIS: Local<OnceCell<JsValue>> = Local::new(OnceCell::new());
 /// Keeps the entry's `globalThis` (`__setErrorClass`) for [`global`]; the
 /// first one given stays.
 pub fn set_global(global: JsValue) {
-    if kind(&global) == kind::OBJECT {
-        GLOBAL_THIS.with(|g| drop(g.set(global)));
+    GLOBAL_THIS.with(|g| keep_object(g, global))
+}
+
+/// Keeps `v` in `cell` where it is an object; the first one kept stays.
+/// Out of line: one body for `globalThis` and the entry's shared state.
+#[inline(never)]
+pub fn keep_object(cell: &OnceCell<JsValue>, v: JsValue) {
+    if kind(&v) == kind::OBJECT {
+        drop(cell.set(v));
     }
 }
 

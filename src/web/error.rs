@@ -28,9 +28,7 @@ static SHARED: Local<OnceCell<JsValue>> = Local::new(OnceCell::new());
 pub fn set_error_class(class: Function, shared: JsValue, global: JsValue) {
     CLASS.with(|c| drop(c.set(class)));
     super::env::set_global(global);
-    if super::env::kind(&shared) == super::env::kind::OBJECT {
-        SHARED.with(|s| drop(s.set(shared)));
-    }
+    SHARED.with(|s| super::env::keep_object(s, shared));
 }
 
 /// The state object the entry shares among its modules (a browser page's
@@ -49,14 +47,7 @@ const RICH: bool = cfg!(feature = "web-extra");
 /// The JavaScript error for `e`.
 #[inline(never)]
 pub fn to_js(e: &PayError) -> JsValue {
-    build(e, &e.message, &JsValue::UNDEFINED)
-}
-
-/// The JavaScript error for `e`, keeping `cause` (an error thrown by a
-/// bridge or a hook) as its `cause`.
-#[inline(always)]
-pub fn to_js_with_cause(e: &PayError, cause: &JsValue) -> JsValue {
-    build(e, &e.message, cause)
+    build(e, &JsValue::UNDEFINED)
 }
 
 // `new PayError(message, code, field, details, cause)`, with the class the
@@ -66,9 +57,10 @@ extern "C" {
     fn made(class: &Function, message: &str, code: &str, field: &JsValue, details: &JsValue, cause: &JsValue) -> JsValue;
 }
 
-/// The JavaScript error for `e`, its message `message`.
+/// The JavaScript error for `e`, `cause` its cause where not undefined.
 #[inline(never)]
-fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
+pub fn build(e: &PayError, cause: &JsValue) -> JsValue {
+    let message = &e.message;
     let field = e.field.as_deref().map(JsValue::from_str).unwrap_or(JsValue::UNDEFINED);
     let details = if !RICH || e.details.is_empty() {
         JsValue::UNDEFINED
@@ -117,15 +109,13 @@ fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
     err
 }
 
-/// The JavaScript error for `e` (a failure caused by a thrown value:
-/// neither `details` nor a `respCode`), its message followed by the thrown
-/// value's own message, keeping the thrown value as the cause.
-pub fn from_thrown(e: &PayError, thrown: &JsValue) -> JsValue {
+/// Adds to `e`'s message the message of `thrown`, the value that caused
+/// it (a failure caused by a thrown value: neither `details` nor a
+/// `respCode`), before it is built with `thrown` as its cause.
+pub fn thrown_into(e: &mut PayError, thrown: &JsValue) {
     let detail = super::env::get(thrown, "message").text().or_else(|| thrown.text()).unwrap_or_default();
-    let mut msg = e.message.clone();
     if !detail.is_empty() {
-        msg.push_str(": ");
-        msg.push_str(crate::safe_url::clip(&detail));
+        e.message.push_str(": ");
+        e.message.push_str(crate::safe_url::clip(&detail));
     }
-    build(e, &msg, thrown)
 }

@@ -15,7 +15,7 @@
 use super::busy::{claim, InFlight};
 use super::env;
 use super::env::Text;
-use super::protocol::{answer_of, callback_of, settled_of, timer_of, Encode, Page};
+use super::protocol::{callback_of, member_of, settled_of, timer_of, Encode, Page};
 use crate::perform::wire::Feed;
 use crate::perform::Run;
 use js_sys::Array;
@@ -120,7 +120,7 @@ impl Flight {
                 }
             }
             f => match callback_of(f) {
-                Some(which) => run.callback(which, v, answer_of, out),
+                Some(which) => run.callback(which, v, member_of, out),
                 None => {
                     if let Some(input) = settled_of(f, v) {
                         run.step_into(input, w, out);

@@ -39,7 +39,7 @@
 use super::convert::{from_js, member, set, to_js};
 use super::env;
 use super::env::Text;
-use super::error::{from_thrown, to_js as err};
+use super::error::{build, thrown_into};
 use crate::error::{Code, PayError};
 use crate::event::EventType;
 use crate::json::Json;
@@ -199,7 +199,7 @@ impl Out<JsValue> for Encode<'_> {
             Cmd::Found(name) => (Op::Resolve, env::global_get(&name), U, U, U),
             Cmd::Explain(e) => return self.explain(e),
             #[cfg(feature = "web-extra")]
-            Cmd::FailCaused(e, cause) => (Op::Reject, super::error::to_js_with_cause(&e, &cause), U, U, U),
+            Cmd::FailCaused(e, cause) => (Op::Reject, build(&e, &cause), U, U, U),
             Cmd::Preload => return self.preload(),
             Cmd::HandOff(r, ms) => {
                 let (result, raw) = *r;
@@ -275,8 +275,10 @@ impl Out<JsValue> for Encode<'_> {
             return;
         }
         let hint = with_raw(&result, &raw);
-        let e =
-            err(&PayError::field(Code::ConfirmFailed, "confirm", "the confirm hook was not called: the module that calls it did not load"));
+        let e = build(
+            &PayError::field(Code::ConfirmFailed, "confirm", "the confirm hook was not called: the module that calls it did not load"),
+            &U,
+        );
         set(&e, "result", &hint);
         self.put(Op::HandOff, hint, n(ms), e, U)
     }
@@ -285,11 +287,14 @@ impl Out<JsValue> for Encode<'_> {
         self.put(Op::Resolve, with_raw(&result, &raw), s(EventType::RESULT.as_str()), U, U)
     }
 
-    fn fail(&mut self, e: PayError, cause: Option<JsValue>, result: Option<Reported<JsValue>>) {
-        let error = match cause {
-            Some(t) => from_thrown(&e, &t),
-            None => err(&e),
-        };
+    fn fail(&mut self, mut e: PayError, cause: Option<JsValue>, result: Option<Reported<JsValue>>) {
+        // One path for every error of the core: a thrown cause's message
+        // added to the error's own, then the error built with the cause.
+        let cause = cause.map_or(U, |t| {
+            thrown_into(&mut e, &t);
+            t
+        });
+        let error = build(&e, &cause);
         // A result only after `confirm` failed, in the builds that
         // await it (perform::CONFIRM_HERE).
         if let Some(r) = result.filter(|_| crate::perform::CONFIRM_HERE) {
@@ -299,7 +304,7 @@ impl Out<JsValue> for Encode<'_> {
     }
 
     fn explain(&mut self, e: PayError) {
-        self.put(Op::Explain, err(&e), U, U, U)
+        self.put(Op::Explain, build(&e, &U), U, U, U)
     }
 }
 
@@ -340,24 +345,12 @@ pub fn write(out: &Array, op: Op, a: JsValue, b: JsValue, c: JsValue, d: JsValue
     put(out, op as u8, a, b, c, d)
 }
 
-/// The wallet's answer as the outcome reads it: the members it reads, each
-/// read alone, so that a wallet's code is never lost to the rest of its
-/// answer (too big, cyclic, hostile); the page gets the whole value as
-/// `raw`.
-pub fn answer_of(raw: &JsValue) -> Json {
-    let mut read = Vec::new();
-    // The bridges' answers' members; the mini-program API's too where the
-    // build calls it (perform::API_CALLS).
-    let keys: &[&str] =
-        if crate::perform::API_CALLS { &["resultCode", "error", "errorMessage", "err_msg", "errMsg"] } else { &["resultCode", "err_msg"] };
-    for &k in keys {
-        if let Ok(v) = from_js(&env::get(raw, k), Code::InvalidResponse, "result") {
-            if !v.is_null() {
-                Json::put(&mut read, k, v);
-            }
-        }
-    }
-    Json::Obj(crate::json::list(read))
+/// The member `key` of the wallet's answer `raw`, as the result mapping
+/// reads it: each member it names read alone, so that a wallet's code is
+/// never lost to the rest of its answer (too big, cyclic, hostile); the
+/// page gets the whole value as `raw`.
+pub fn member_of(raw: &JsValue, key: &str) -> Option<Json> {
+    from_js(&env::get(raw, key), Code::InvalidResponse, "result").ok()
 }
 
 /// `result` as the page sees it, with the wallet's own answer as `raw`:
