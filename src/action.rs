@@ -7,7 +7,7 @@ use crate::error::{bad_option as bad, cat, refuse, words, Code, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
-use crate::profile::Profile;
+use crate::profile::{Field, Profile};
 use crate::runtime::{Host, Runtime};
 use crate::safe_url::{self, UrlPolicy};
 
@@ -238,7 +238,7 @@ impl Plan {
 
 /// `<scheme>://platformapi/startapp?<query>`: the wallet1 app opened by its scheme.
 fn startapp(profile: &Profile, query: &str) -> String {
-    cat!(&profile.wallet1.scheme, "://platformapi/startapp?", query)
+    cat!(profile.get(Field::W1Scheme), "://platformapi/startapp?", query)
 }
 
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
@@ -373,7 +373,7 @@ mod tests {
         let profile = r#""profile":{"cardnet":{"authUrl":"http://127.0.0.1:8080/sim/cardnet/authorize"}}"#;
         for text in [cat!("{", profile, r#","insecureLoopback":true}"#), cat!(r#"{"insecureLoopback":true,"#, profile, "}")] {
             let o = opts(&text).unwrap();
-            assert_eq!(o.profile.cardnet.auth_url, "http://127.0.0.1:8080/sim/cardnet/authorize");
+            assert_eq!(o.profile.get(Field::CardnetAuthUrl), "http://127.0.0.1:8080/sim/cardnet/authorize");
         }
         let e = opts(&cat!("{", profile, "}")).unwrap_err();
         assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));

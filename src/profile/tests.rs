@@ -20,8 +20,8 @@ fn deep_merge_keeps_siblings() {
         r#"{"wallet1":{"bridge":"MyBridge","resultCodes":{"7000":"pending","6001":"failed"}},"channelAliases":{"wallet1_qr":"wallet1"}}"#,
     )
     .unwrap();
-    assert_eq!(p.wallet1.bridge, "MyBridge");
-    assert_eq!(p.wallet1.scheme, "wallet1");
+    assert_eq!(p.get(Field::W1Bridge), "MyBridge");
+    assert_eq!(p.get(Field::W1Scheme), "wallet1");
     assert_eq!(p.wallet1_status("7000"), Status::Pending);
     assert_eq!(p.wallet1_status("6001"), Status::Failed);
     assert_eq!(p.wallet1_status("9000"), Status::Succeeded);
@@ -64,6 +64,6 @@ fn an_app_scheme_is_none_that_loads_or_runs_content() {
         assert_eq!(e.message, "profile.wallet1.scheme must be an app scheme, not one that loads or runs content", "{s}");
     }
     for s in ["mywallet", "wallet9", "wss2", "httpx", "a+b.c-d"] {
-        assert_eq!(patch(&cat!(r#"{"wallet1":{"scheme":""#, s, r#""}}"#)).unwrap().wallet1.scheme, s);
+        assert_eq!(patch(&cat!(r#"{"wallet1":{"scheme":""#, s, r#""}}"#)).unwrap().get(Field::W1Scheme), s);
     }
 }
