@@ -111,13 +111,13 @@ impl Profile {
                 let Json::Arr(items) = g else {
                     return Err(bad(&gf, "must be an array of strings"));
                 };
-                let mut out = Vec::new();
+                // A page's list replaces the default one.
+                self.mobile_tokens.clear();
                 for it in items.iter() {
                     let mut s = String::new();
                     set_str(&mut s, it, Kind::Token, &gf, false)?;
-                    out.push(s);
+                    self.mobile_tokens.push(s);
                 }
-                self.mobile_tokens = out;
             } else if gi == G::ChannelAliases as usize {
                 self.merge_aliases(g, &gf)?;
             } else {
