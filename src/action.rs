@@ -71,6 +71,9 @@ impl Default for Options {
     }
 }
 
+/// The options that are waits in milliseconds, in the order they are read.
+const WAITS: [&str; 4] = ["timeoutMs", "fallbackAfterMs", "confirmTimeoutMs", "callbackTimeoutMs"];
+
 /// A whole number of milliseconds from 1 to 600000.
 fn millis(v: &Json, field: &str) -> Result<u32> {
     match v {
@@ -138,20 +141,17 @@ impl Options {
             };
             self.mini_program = Some(MiniProgramTarget { app_id, page });
         }
-        // The four waits, in milliseconds, read in this order (the first
-        // bad one is the one refused); `fallbackAfterMs` stays unset unless
-        // given, and a wait that is read is never 0.
-        let mut fallback = 0;
-        for (key, slot) in [
-            ("timeoutMs", &mut self.timeout_ms),
-            ("fallbackAfterMs", &mut fallback),
-            ("confirmTimeoutMs", &mut self.confirm_timeout_ms),
-            ("callbackTimeoutMs", &mut self.callback_timeout_ms),
-        ] {
+        // The four waits in the order of `WAITS` (the first bad one is the
+        // one refused); `fallbackAfterMs` stays unset unless given, and a
+        // wait that is read is never 0.
+        let mut ms = [self.timeout_ms, 0, self.confirm_timeout_ms, self.callback_timeout_ms];
+        for (key, slot) in WAITS.iter().zip(ms.iter_mut()) {
             if let Some(t) = v.given(key) {
                 *slot = millis(t, key)?;
             }
         }
+        let fallback;
+        [self.timeout_ms, fallback, self.confirm_timeout_ms, self.callback_timeout_ms] = ms;
         if fallback > 0 {
             self.fallback_after_ms = Some(fallback);
         }
