@@ -130,23 +130,18 @@ const RESULT_CODES: [(&str, Status); 8] = [
 /// there, as everywhere.
 const MOBILE_TOKENS: &[&str] = if crate::PAYMENT_MODULE { &[] } else { &["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"] };
 
-/// A profile of empty strings, written as one constant: copied from the
-/// module's data in one move, where building its 20 strings one by one
-/// took a store for every word of each.
-const EMPTY: Profile = {
-    const E: String = String::new();
-    Profile { strings: [E; FIELDS.len()], result_codes: Vec::new(), mobile_tokens: Vec::new(), channel_aliases: Vec::new() }
-};
-
 impl Default for Profile {
     fn default() -> Profile {
-        let mut p = EMPTY;
+        // Each string built in its place from its row of the table.
+        let mut p = Profile {
+            strings: core::array::from_fn(|i| FIELDS[i].3.to_string()),
+            result_codes: Vec::new(),
+            mobile_tokens: Vec::new(),
+            channel_aliases: Vec::new(),
+        };
         // Constant arrays are walked by reference here and on the other
         // wasm paths: a loop over an array by value copies it and brings an
         // iterator for its element type into the payment module.
-        for (s, &(.., default)) in p.strings.iter_mut().zip(FIELDS.iter()) {
-            *s = default.to_string();
-        }
         for &(c, st) in RESULT_CODES.iter() {
             p.result_codes.push((c.to_string(), st));
         }
