@@ -131,23 +131,17 @@ const RESULT_CODES: [(&str, Status); 8] = [
 const MOBILE_TOKENS: &[&str] = if crate::PAYMENT_MODULE { &[] } else { &["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"] };
 
 impl Default for Profile {
+    /// Each string built in its place from its row of the table, each list
+    /// collected from its table. Constant arrays are walked by reference
+    /// here and on the other wasm paths: a walk of an array by value copies
+    /// it and brings an iterator for its element type into the payment
+    /// module.
     fn default() -> Profile {
-        // Each string built in its place from its row of the table.
-        let mut p = Profile {
+        Profile {
             strings: core::array::from_fn(|i| FIELDS[i].3.to_string()),
-            result_codes: Vec::new(),
-            mobile_tokens: Vec::new(),
+            result_codes: RESULT_CODES.iter().map(|&(c, st)| (c.to_string(), st)).collect(),
+            mobile_tokens: MOBILE_TOKENS.iter().map(|&t| t.to_string()).collect(),
             channel_aliases: Vec::new(),
-        };
-        // Constant arrays are walked by reference here and on the other
-        // wasm paths: a loop over an array by value copies it and brings an
-        // iterator for its element type into the payment module.
-        for &(c, st) in RESULT_CODES.iter() {
-            p.result_codes.push((c.to_string(), st));
         }
-        for &t in MOBILE_TOKENS.iter() {
-            p.mobile_tokens.push(t.to_string());
-        }
-        p
     }
 }
