@@ -7,7 +7,7 @@ use crate::error::{bad_option as bad, cat, refuse, words, Code, Result};
 use crate::json::Json;
 use crate::payment::{Channel, Payment};
 use crate::prelude::*;
-use crate::profile::Profile;
+use crate::profile::{Field, Profile};
 use crate::runtime::{Host, Runtime};
 use crate::safe_url::{self, UrlPolicy};
 
@@ -70,6 +70,9 @@ impl Default for Options {
         }
     }
 }
+
+/// The options that are waits in milliseconds, in the order they are read.
+const WAITS: [&str; 4] = ["timeoutMs", "fallbackAfterMs", "confirmTimeoutMs", "callbackTimeoutMs"];
 
 /// A whole number of milliseconds from 1 to 600000.
 fn millis(v: &Json, field: &str) -> Result<u32> {
@@ -138,20 +141,17 @@ impl Options {
             };
             self.mini_program = Some(MiniProgramTarget { app_id, page });
         }
-        // The four waits, in milliseconds, read in this order (the first
-        // bad one is the one refused); `fallbackAfterMs` stays unset unless
-        // given, and a wait that is read is never 0.
-        let mut fallback = 0;
-        for (key, slot) in [
-            ("timeoutMs", &mut self.timeout_ms),
-            ("fallbackAfterMs", &mut fallback),
-            ("confirmTimeoutMs", &mut self.confirm_timeout_ms),
-            ("callbackTimeoutMs", &mut self.callback_timeout_ms),
-        ] {
+        // The four waits in the order of `WAITS` (the first bad one is the
+        // one refused); `fallbackAfterMs` stays unset unless given, and a
+        // wait that is read is never 0.
+        let mut ms = [self.timeout_ms, 0, self.confirm_timeout_ms, self.callback_timeout_ms];
+        for (key, slot) in WAITS.iter().zip(ms.iter_mut()) {
             if let Some(t) = v.given(key) {
                 *slot = millis(t, key)?;
             }
         }
+        let fallback;
+        [self.timeout_ms, fallback, self.confirm_timeout_ms, self.callback_timeout_ms] = ms;
         if fallback > 0 {
             self.fallback_after_ms = Some(fallback);
         }
@@ -238,7 +238,7 @@ impl Plan {
 
 /// `<scheme>://platformapi/startapp?<query>`: the wallet1 app opened by its scheme.
 fn startapp(profile: &Profile, query: &str) -> String {
-    cat!(&profile.wallet1.scheme, "://platformapi/startapp?", query)
+    cat!(profile.get(Field::W1Scheme), "://platformapi/startapp?", query)
 }
 
 /// `<scheme>://platformapi/startapp?saId=10000007&qrcode=<pay_info>`.
@@ -372,7 +372,7 @@ mod tests {
         let profile = r#""profile":{"cardnet":{"authUrl":"http://127.0.0.1:8080/sim/cardnet/authorize"}}"#;
         for text in [cat!("{", profile, r#","insecureLoopback":true}"#), cat!(r#"{"insecureLoopback":true,"#, profile, "}")] {
             let o = opts(&text).unwrap();
-            assert_eq!(o.profile.cardnet.auth_url, "http://127.0.0.1:8080/sim/cardnet/authorize");
+            assert_eq!(o.profile.get(Field::CardnetAuthUrl), "http://127.0.0.1:8080/sim/cardnet/authorize");
         }
         let e = opts(&cat!("{", profile, "}")).unwrap_err();
         assert_eq!((e.code, e.field.as_deref()), (Code::InvalidOptions, Some("profile.cardnet.authUrl")));

@@ -5,7 +5,7 @@ use crate::error::{bad_option as bad, why, words, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
-use crate::profile::Profile;
+use crate::profile::{Field, Profile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Host {
@@ -92,9 +92,9 @@ pub fn detect_host(probe: &Probe, profile: &Profile) -> Host {
         Host::Wallet1MiniProgram
     } else if !probe.has_document && probe.wallet2_global {
         Host::Wallet2MiniProgram
-    } else if contains_token(ua, &profile.wallet2.ua_token) {
+    } else if contains_token(ua, profile.get(Field::W2UaToken)) {
         Host::Wallet2
-    } else if contains_token(ua, &profile.wallet1.ua_token) {
+    } else if contains_token(ua, profile.get(Field::W1UaToken)) {
         Host::Wallet1
     } else {
         Host::Browser

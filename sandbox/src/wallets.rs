@@ -27,6 +27,7 @@ use super::merchant::{money, PayStatus, Payment};
 use super::pages::{escape, hidden, page};
 use super::{lock, sign, AppState, Sandbox};
 use paybridge::payment::Channel;
+use paybridge::profile::Field;
 
 const BRIDGE_JS: &str = include_str!("bridge.js");
 const MINI_PROGRAM_JS: &str = include_str!("miniprogram.js");
@@ -304,18 +305,18 @@ async fn bridge_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Response
         }
         let cfg = match wallet {
             "wallet1" => {
-                let w = &s.profile.wallet1;
+                let p = &s.profile;
                 json!({
-                    "wallet": "wallet1", "bridge": w.bridge, "readyEvent": w.ready_event,
+                    "wallet": "wallet1", "bridge": p.get(Field::W1Bridge), "readyEvent": p.get(Field::W1ReadyEvent),
                     "method": "tradePay",
                     "results": { "succeed": "9000", "cancel": "6001", "fail": "4000" },
                 })
             }
             "wallet2" => {
-                let w = &s.profile.wallet2;
-                let m = &w.pay_method;
+                let p = &s.profile;
+                let m = p.get(Field::W2PayMethod);
                 json!({
-                    "wallet": "wallet2", "bridge": w.bridge, "readyEvent": w.ready_event,
+                    "wallet": "wallet2", "bridge": p.get(Field::W2Bridge), "readyEvent": p.get(Field::W2ReadyEvent),
                     "method": m,
                     "results": { "succeed": format!("{m}:ok"), "cancel": format!("{m}:cancel"), "fail": format!("{m}:fail") },
                 })
@@ -373,12 +374,12 @@ async fn mini_program_js(State(s): State<AppState>, RawQuery(q): RawQuery) -> Re
         let mut cfg = match wallet {
             "wallet1" => json!({
                 "wallet": "wallet1",
-                "global": s.profile.wallet1.mini_program_global,
+                "global": s.profile.get(Field::W1MiniProgramGlobal),
                 "results": { "succeed": "9000", "cancel": "6001", "fail": "4000" },
             }),
             "wallet2" => json!({
                 "wallet": "wallet2",
-                "global": s.profile.wallet2.mini_program_global,
+                "global": s.profile.get(Field::W2MiniProgramGlobal),
                 "results": {
                     "succeed": "requestPayment:ok",
                     "cancel": "requestPayment:fail cancel",

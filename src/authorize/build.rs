@@ -25,6 +25,7 @@ use super::{app_id, bad, opt_str, params_obj, push_param, valid_state, AuthOptio
 use crate::error::{cat, Code, PayError, Result};
 use crate::json::Json;
 use crate::prelude::*;
+use crate::profile::Field;
 use crate::safe_url::{self, UrlPolicy, MAX_URL};
 
 /// The card-network authorization `version`.
@@ -138,7 +139,7 @@ pub fn wallet1_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     let uri = redirect(p, "redirectUri", &o.policy)?;
     let st = state(p)?;
     const KEY: &str = "profile.wallet1.authUrl";
-    let (mut url, frag) = base(&o.profile.wallet1.auth_url, KEY, &["app_id", "scope", "redirect_uri", "state"])?;
+    let (mut url, frag) = base(o.profile.get(Field::W1AuthUrl), KEY, &["app_id", "scope", "redirect_uri", "state"])?;
     push_param(&mut url, "app_id", app);
     push_param(&mut url, "scope", &scopes);
     push_param(&mut url, "redirect_uri", uri);
@@ -159,9 +160,9 @@ pub fn wallet2_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
         _ => return Err(bad("scope", "must be one scope name: a lowercase letter, then lowercase letters, digits and _ (at most 64)")),
     };
     let st = state(p)?;
-    let w = &o.profile.wallet2;
     const KEY: &str = "profile.wallet2.authorizeUrl";
-    let (mut url, own) = base(&w.authorize_url, KEY, &["appid", "redirect_uri", "response_type", "scope", "state", "connect_redirect"])?;
+    let (mut url, own) =
+        base(o.profile.get(Field::W2AuthorizeUrl), KEY, &["appid", "redirect_uri", "response_type", "scope", "state", "connect_redirect"])?;
     if !own.is_empty() {
         return Err(bad(
             KEY,
@@ -174,7 +175,7 @@ pub fn wallet2_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     push_param(&mut url, "scope", scope);
     push_param(&mut url, "state", st);
     push_param(&mut url, "connect_redirect", "1");
-    finish(url, &w.redirect_fragment, "redirectUri", KEY, &o.policy)
+    finish(url, o.profile.get(Field::W2RedirectFragment), "redirectUri", KEY, &o.policy)
 }
 
 /// `cardnetAuthUrl({ redirectUrl }, options?)`. The card network sends no
@@ -185,7 +186,7 @@ pub fn cardnet_auth_url(params: &Json, options: Option<&Json>) -> Result<String>
     let p = params_obj(params)?;
     let uri = redirect(p, "redirectUrl", &o.policy)?;
     const KEY: &str = "profile.cardnet.authUrl";
-    let (mut url, frag) = base(&o.profile.cardnet.auth_url, KEY, &["version", "redirectUrl"])?;
+    let (mut url, frag) = base(o.profile.get(Field::CardnetAuthUrl), KEY, &["version", "redirectUrl"])?;
     push_param(&mut url, "version", CARDNET_VERSION);
     push_param(&mut url, "redirectUrl", uri);
     finish(url, frag, "redirectUrl", KEY, &o.policy)

@@ -16,6 +16,7 @@ use crate::error::{cat, push_u64, Code, PayError, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
+use crate::profile::Field;
 use crate::safe_url::clip;
 
 /// One HTTP request for the server to send.
@@ -97,13 +98,12 @@ const GRANT: (&str, &str) = ("grant_type", "authorization_code");
 pub fn wallet1_token_request(params: &Json, options: Option<&Json>) -> Result<ExchangeRequest> {
     let o = AuthOptions::from_json(options)?;
     let p = params_obj(params)?;
-    let w = o.profile.wallet1;
     Ok(ExchangeRequest {
         method: "POST",
-        url: w.token_url,
+        url: o.profile.get(Field::W1TokenUrl).into(),
         params: vec![
             ("app_id", app_id(p)?.into()),
-            ("method", w.token_method),
+            ("method", o.profile.get(Field::W1TokenMethod).into()),
             (GRANT.0, GRANT.1.into()),
             ("code", token(p, "code")?.into()),
         ],
@@ -130,14 +130,14 @@ fn wallet2_request(params: &Json, code_key: &str, code_param: &'static str, url:
 /// `profile.wallet2.oauthTokenUrl` with `appid, secret, code, grant_type`.
 pub fn wallet2_oauth_token_request(params: &Json, options: Option<&Json>) -> Result<ExchangeRequest> {
     let o = AuthOptions::from_json(options)?;
-    wallet2_request(params, "code", "code", o.profile.wallet2.oauth_token_url)
+    wallet2_request(params, "code", "code", o.profile.get(Field::W2OauthTokenUrl).into())
 }
 
 /// wallet2 mini-program: `{ appId, secret, jsCode }` -> GET
 /// `profile.wallet2.sessionUrl` with `appid, secret, js_code, grant_type`.
 pub fn wallet2_session_request(params: &Json, options: Option<&Json>) -> Result<ExchangeRequest> {
     let o = AuthOptions::from_json(options)?;
-    wallet2_request(params, "jsCode", "js_code", o.profile.wallet2.session_url)
+    wallet2_request(params, "jsCode", "js_code", o.profile.get(Field::W2SessionUrl).into())
 }
 
 /// What the wallet1 exchange gives: the payer's user id (the `user_id` of

@@ -226,7 +226,7 @@ mod tests {
         ])))
         .unwrap();
         assert!(o.policy.insecure_loopback);
-        assert_eq!(o.profile.cardnet.auth_url, "https://c.example/a");
+        assert_eq!(o.profile.get(crate::profile::Field::CardnetAuthUrl), "https://c.example/a");
         let e = AuthOptions::from_json(Some(&Json::obj(vec![("insecureLoopback", Json::str("yes"))]))).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("insecureLoopback"));
         let e = AuthOptions::from_json(Some(&Json::Num(1.0))).unwrap_err();

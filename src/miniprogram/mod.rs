@@ -19,7 +19,7 @@ use crate::error::{cat, Result};
 use crate::json::json_obj;
 use crate::json::Json;
 use crate::prelude::*;
-use crate::profile::Profile;
+use crate::profile::{Field, Profile};
 
 /// The launch scene of a mini-program opened from a native app (service
 /// document, wallet2 app payment, step 3).
@@ -116,7 +116,7 @@ impl LaunchRequest {
 /// `userName`: the profile's `originalIdPrefix` (`gh_` by default), then 1
 /// to 64 ASCII letters and digits.
 fn original_id<'a>(p: &'a Json, profile: &Profile) -> Result<&'a str> {
-    let prefix = profile.wallet2.original_id_prefix.as_str();
+    let prefix = profile.get(Field::W2OriginalIdPrefix);
     let rule = || {
         bad(
             "userName",

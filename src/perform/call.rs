@@ -9,13 +9,14 @@ use crate::error::{cat, Code, PayError};
 use crate::event::EventType;
 use crate::json::Json;
 use crate::prelude::*;
+use crate::profile::Field;
 use crate::runtime::Host;
 
 pub(super) fn event_names(o: &Options, wallet: Host) -> (&str, &str) {
     let p = &o.profile;
     match wallet {
-        Host::Wallet1 => (&p.wallet1.bridge, &p.wallet1.ready_event),
-        _ => (&p.wallet2.bridge, &p.wallet2.ready_event),
+        Host::Wallet1 => (p.get(Field::W1Bridge), p.get(Field::W1ReadyEvent)),
+        _ => (p.get(Field::W2Bridge), p.get(Field::W2ReadyEvent)),
     }
 }
 
@@ -106,8 +107,8 @@ impl<V: Clone> Run<V> {
     pub(super) fn call_api(&mut self, w: &impl World, out: &mut impl Out<V>) {
         let p = &self.opts.profile;
         let (global, method, complete) = match self.action {
-            Action::Wallet2RequestPayment { .. } => (&p.wallet2.mini_program_global, "requestPayment", true),
-            _ => (&p.wallet1.mini_program_global, "tradePay", false),
+            Action::Wallet2RequestPayment { .. } => (p.get(Field::W2MiniProgramGlobal), "requestPayment", true),
+            _ => (p.get(Field::W1MiniProgramGlobal), "tradePay", false),
         };
         // The browser's payment module never calls a mini-program API (the
         // page has none): known when it is built, so that none of the code
@@ -123,7 +124,7 @@ impl<V: Clone> Run<V> {
             let msg = cat!(self.channel, " pays through the mini-program API's ", method, "(), ", why);
             return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
         }
-        let global = global.clone();
+        let global = global.to_string();
         let params = self.params();
         out.said(EventType::CALLED, "method", method);
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));

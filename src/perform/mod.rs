@@ -34,6 +34,7 @@ use crate::event::EventType;
 use crate::json::Json;
 use crate::outcome::{Callback, PayResult, Status};
 use crate::prelude::*;
+use crate::profile::Field;
 use crate::runtime::Host;
 
 mod answer;
@@ -368,7 +369,7 @@ impl<V: Clone> Run<V> {
     /// The bridge call's name (`tradePay`, or the profile's wallet2 method).
     fn op(&self) -> &str {
         match &self.action {
-            Action::Wallet2BridgePay { .. } => &self.opts.profile.wallet2.pay_method,
+            Action::Wallet2BridgePay { .. } => self.opts.profile.get(Field::W2PayMethod),
             _ => "tradePay",
         }
     }

@@ -3,32 +3,55 @@
 //! `defaultProfile()` share.
 
 use super::check::Kind;
-use super::{CardnetProfile, Profile, Wallet1Profile, Wallet2Profile};
+use super::Profile;
 use crate::prelude::*;
 use crate::status::Status;
 
-/// Which string of the profile an entry of [`FIELDS`] is.
+/// A string of the profile: its place in the table `FIELDS`, and so in the
+/// profile's strings.
 #[derive(Clone, Copy)]
-pub(super) enum F {
+pub enum Field {
+    /// wallet1's URL scheme (`<scheme>://platformapi/startapp?...`).
     W1Scheme,
+    /// The global name of the JS bridge in wallet1's web view.
     W1Bridge,
+    /// The event fired on `document` when wallet1's bridge becomes ready.
     W1ReadyEvent,
+    /// The user-agent token of wallet1's web view.
     W1UaToken,
+    /// wallet1's mini-program API global (`globalThis[name].tradePay`).
     W1MiniProgramGlobal,
+    /// wallet1's page-authorization address (`wallet1AuthUrl`).
     W1AuthUrl,
+    /// The gateway that exchanges a wallet1 authorization code (server side).
     W1TokenUrl,
+    /// The gateway operation name of that exchange.
     W1TokenMethod,
+    /// The global name of the JS bridge in wallet2's web view.
     W2Bridge,
+    /// The event fired on `document` when wallet2's bridge becomes ready.
     W2ReadyEvent,
+    /// wallet2's bridge call name: `bridge.invoke(payMethod, params, cb)`.
     W2PayMethod,
+    /// The user-agent token of wallet2's web view.
     W2UaToken,
+    /// wallet2's mini-program API global (`globalThis[name].requestPayment`).
     W2MiniProgramGlobal,
+    /// The mini-program runtime's WebAssembly object, whose
+    /// `instantiate(path, imports)` takes a path in the code package: what
+    /// the mini-program module's `ready()` loads through by default.
     W2WebAssemblyGlobal,
+    /// wallet2's web-authorization address (`wallet2AuthUrl`).
     W2AuthorizeUrl,
+    /// The fragment the provider requires at the end of that address.
     W2RedirectFragment,
+    /// Server side: wallet2's official-account code exchange.
     W2OauthTokenUrl,
+    /// Server side: wallet2's mini-program login-code (session) exchange.
     W2SessionUrl,
+    /// How a wallet2 mini-program's original id begins (`wallet2LaunchRequest`).
     W2OriginalIdPrefix,
+    /// The card network's user-authorization address (`cardnetAuthUrl`).
     CardnetAuthUrl,
 }
 
@@ -58,33 +81,33 @@ pub(super) enum G {
     ChannelAliases,
 }
 
-/// Every string of the profile: its group, its JavaScript name, what it
-/// must look like, and its default. One table serves the defaults, the
-/// merge and `defaultProfile()`.
-pub(super) const FIELDS: [(G, &str, Kind, F, &str); 20] = [
-    (G::Wallet1, "scheme", Kind::Scheme, F::W1Scheme, "wallet1"),
-    (G::Wallet1, "bridge", Kind::Ident, F::W1Bridge, "Wallet1JSBridge"),
-    (G::Wallet1, "readyEvent", Kind::Token, F::W1ReadyEvent, "Wallet1JSBridgeReady"),
-    (G::Wallet1, "uaToken", Kind::Token, F::W1UaToken, "Wallet1Client"),
-    (G::Wallet1, "miniProgramGlobal", Kind::Ident, F::W1MiniProgramGlobal, "wallet1"),
-    (G::Wallet1, "authUrl", Kind::Url, F::W1AuthUrl, off_path("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm")),
-    (G::Wallet1, "tokenUrl", Kind::Url, F::W1TokenUrl, off_path("https://openapi.wallet1.example/gateway.do")),
-    (G::Wallet1, "tokenMethod", Kind::Token, F::W1TokenMethod, off_path("wallet1.system.oauth.token")),
-    (G::Wallet2, "bridge", Kind::Ident, F::W2Bridge, "Wallet2JSBridge"),
-    (G::Wallet2, "readyEvent", Kind::Token, F::W2ReadyEvent, "Wallet2JSBridgeReady"),
-    (G::Wallet2, "payMethod", Kind::Ident, F::W2PayMethod, "getBrandPayRequest"),
-    (G::Wallet2, "uaToken", Kind::Token, F::W2UaToken, "Wallet2Client"),
-    (G::Wallet2, "miniProgramGlobal", Kind::Ident, F::W2MiniProgramGlobal, "wallet2"),
+/// Every string of the profile, in the order [`Field`] numbers them: its
+/// group, its JavaScript name, what it must look like, and its default.
+/// One table serves the defaults, the merge and `defaultProfile()`.
+pub(super) const FIELDS: [(G, &str, Kind, &str); 20] = [
+    (G::Wallet1, "scheme", Kind::Scheme, "wallet1"),
+    (G::Wallet1, "bridge", Kind::Ident, "Wallet1JSBridge"),
+    (G::Wallet1, "readyEvent", Kind::Token, "Wallet1JSBridgeReady"),
+    (G::Wallet1, "uaToken", Kind::Token, "Wallet1Client"),
+    (G::Wallet1, "miniProgramGlobal", Kind::Ident, "wallet1"),
+    (G::Wallet1, "authUrl", Kind::Url, off_path("https://auth.wallet1.example/oauth2/publicAppAuthorize.htm")),
+    (G::Wallet1, "tokenUrl", Kind::Url, off_path("https://openapi.wallet1.example/gateway.do")),
+    (G::Wallet1, "tokenMethod", Kind::Token, off_path("wallet1.system.oauth.token")),
+    (G::Wallet2, "bridge", Kind::Ident, "Wallet2JSBridge"),
+    (G::Wallet2, "readyEvent", Kind::Token, "Wallet2JSBridgeReady"),
+    (G::Wallet2, "payMethod", Kind::Ident, "getBrandPayRequest"),
+    (G::Wallet2, "uaToken", Kind::Token, "Wallet2Client"),
+    (G::Wallet2, "miniProgramGlobal", Kind::Ident, "wallet2"),
     // Read by the mini-program module's ready() before any module is
     // loaded, so its value is also written in www/lib/miniprogram.js
     // (WASM_GLOBAL); tests/node/miniprogram.test.mjs keeps the two equal.
-    (G::Wallet2, "webAssemblyGlobal", Kind::Ident, F::W2WebAssemblyGlobal, off_path("Wallet2WebAssembly")),
-    (G::Wallet2, "authorizeUrl", Kind::Url, F::W2AuthorizeUrl, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
-    (G::Wallet2, "redirectFragment", Kind::Fragment, F::W2RedirectFragment, off_path("#wallet2_redirect")),
-    (G::Wallet2, "oauthTokenUrl", Kind::Url, F::W2OauthTokenUrl, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
-    (G::Wallet2, "sessionUrl", Kind::Url, F::W2SessionUrl, off_path("https://api.wallet2.example/sns/jscode2session")),
-    (G::Wallet2, "originalIdPrefix", Kind::Token, F::W2OriginalIdPrefix, off_path("gh_")),
-    (G::Cardnet, "authUrl", Kind::Url, F::CardnetAuthUrl, off_path("https://open.cardnet.example/oauth/authorize")),
+    (G::Wallet2, "webAssemblyGlobal", Kind::Ident, off_path("Wallet2WebAssembly")),
+    (G::Wallet2, "authorizeUrl", Kind::Url, off_path("https://open.wallet2.example/connect/oauth2/authorize")),
+    (G::Wallet2, "redirectFragment", Kind::Fragment, off_path("#wallet2_redirect")),
+    (G::Wallet2, "oauthTokenUrl", Kind::Url, off_path("https://api.wallet2.example/sns/oauth2/access_token")),
+    (G::Wallet2, "sessionUrl", Kind::Url, off_path("https://api.wallet2.example/sns/jscode2session")),
+    (G::Wallet2, "originalIdPrefix", Kind::Token, off_path("gh_")),
+    (G::Cardnet, "authUrl", Kind::Url, off_path("https://open.cardnet.example/oauth/authorize")),
 ];
 
 /// wallet1's public trade-pay result codes: `4` is a refused permission
@@ -107,57 +130,18 @@ const RESULT_CODES: [(&str, Status); 8] = [
 /// there, as everywhere.
 const MOBILE_TOKENS: &[&str] = if crate::PAYMENT_MODULE { &[] } else { &["Mobile", "Android", "iPhone", "iPad", "iPod", "HarmonyOS"] };
 
-/// A profile of empty strings, written as one constant: copied from the
-/// module's data in one move, where building its 20 strings one by one
-/// took a store for every word of each.
-const EMPTY: Profile = {
-    const E: String = String::new();
-    Profile {
-        wallet1: Wallet1Profile {
-            scheme: E,
-            bridge: E,
-            ready_event: E,
-            ua_token: E,
-            mini_program_global: E,
-            result_codes: Vec::new(),
-            auth_url: E,
-            token_url: E,
-            token_method: E,
-        },
-        wallet2: Wallet2Profile {
-            bridge: E,
-            ready_event: E,
-            pay_method: E,
-            ua_token: E,
-            mini_program_global: E,
-            web_assembly_global: E,
-            authorize_url: E,
-            redirect_fragment: E,
-            oauth_token_url: E,
-            session_url: E,
-            original_id_prefix: E,
-        },
-        cardnet: CardnetProfile { auth_url: E },
-        mobile_tokens: Vec::new(),
-        channel_aliases: Vec::new(),
-    }
-};
-
 impl Default for Profile {
+    /// Each string built in its place from its row of the table, each list
+    /// collected from its table. Constant arrays are walked by reference
+    /// here and on the other wasm paths: a walk of an array by value copies
+    /// it and brings an iterator for its element type into the payment
+    /// module.
     fn default() -> Profile {
-        let mut p = EMPTY;
-        // Constant arrays are walked by reference here and on the other
-        // wasm paths: a loop over an array by value copies it and brings an
-        // iterator for its element type into the payment module.
-        for &(_, _, _, f, default) in FIELDS.iter() {
-            *p.slot(f) = default.to_string();
+        Profile {
+            strings: core::array::from_fn(|i| FIELDS[i].3.to_string()),
+            result_codes: RESULT_CODES.iter().map(|&(c, st)| (c.to_string(), st)).collect(),
+            mobile_tokens: MOBILE_TOKENS.iter().map(|&t| t.to_string()).collect(),
+            channel_aliases: Vec::new(),
         }
-        for &(c, st) in RESULT_CODES.iter() {
-            p.wallet1.result_codes.push((c.to_string(), st));
-        }
-        for &t in MOBILE_TOKENS.iter() {
-            p.mobile_tokens.push(t.to_string());
-        }
-        p
     }
 }

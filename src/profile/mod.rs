@@ -16,66 +16,17 @@ use crate::status::Status;
 mod check;
 mod defaults;
 use check::{valid, Kind};
-use defaults::{F, FIELDS, G, GROUPS};
+pub use defaults::Field;
+use defaults::{FIELDS, G, GROUPS};
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Wallet1Profile {
-    /// The app's URL scheme (`<scheme>://platformapi/startapp?...`).
-    pub scheme: String,
-    /// The global name of the JS bridge in wallet1's web view.
-    pub bridge: String,
-    /// The event fired on `document` when the bridge becomes ready.
-    pub ready_event: String,
-    /// The user-agent token of wallet1's web view.
-    pub ua_token: String,
-    /// The mini-program API global (`globalThis[name].tradePay`).
-    pub mini_program_global: String,
-    /// Trade-pay result codes and what they mean.
-    pub result_codes: Vec<(String, Status)>,
-    /// The page-authorization address (`wallet1AuthUrl`).
-    pub auth_url: String,
-    /// The gateway that exchanges an authorization code (server side).
-    pub token_url: String,
-    /// The gateway operation name of that exchange.
-    pub token_method: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Wallet2Profile {
-    pub bridge: String,
-    pub ready_event: String,
-    /// The bridge call name: `bridge.invoke(payMethod, params, cb)`.
-    pub pay_method: String,
-    pub ua_token: String,
-    /// The mini-program API global (`globalThis[name].requestPayment`).
-    pub mini_program_global: String,
-    /// The mini-program runtime's WebAssembly object, whose
-    /// `instantiate(path, imports)` takes a path in the code package: what
-    /// the mini-program module's `ready()` loads through by default.
-    pub web_assembly_global: String,
-    /// The web-authorization address (`wallet2AuthUrl`).
-    pub authorize_url: String,
-    /// The fragment the provider requires at the end of that address.
-    pub redirect_fragment: String,
-    /// Server side: the official-account code exchange.
-    pub oauth_token_url: String,
-    /// Server side: the mini-program login-code (session) exchange.
-    pub session_url: String,
-    /// How a mini-program's original id begins (`wallet2LaunchRequest`).
-    pub original_id_prefix: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct CardnetProfile {
-    /// The card network's user-authorization address (`cardnetAuthUrl`).
-    pub auth_url: String,
-}
-
+/// A page's profile: its strings, one for each entry of the table the
+/// defaults, the merge and `defaultProfile()` share (`defaults::FIELDS`),
+/// read by their [`Field`] names; and its lists, each merged its own way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Profile {
-    pub wallet1: Wallet1Profile,
-    pub wallet2: Wallet2Profile,
-    pub cardnet: CardnetProfile,
+    strings: [String; FIELDS.len()],
+    /// wallet1's trade-pay result codes and what they mean.
+    pub result_codes: Vec<(String, Status)>,
     /// User-agent tokens that mean a phone or tablet.
     pub mobile_tokens: Vec<String>,
     /// Other names for the channels: `alias -> channel`.
@@ -160,13 +111,13 @@ impl Profile {
                 let Json::Arr(items) = g else {
                     return Err(bad(&gf, "must be an array of strings"));
                 };
-                let mut out = Vec::new();
+                // A page's list replaces the default one.
+                self.mobile_tokens.clear();
                 for it in items.iter() {
                     let mut s = String::new();
                     set_str(&mut s, it, Kind::Token, &gf, false)?;
-                    out.push(s);
+                    self.mobile_tokens.push(s);
                 }
-                self.mobile_tokens = out;
             } else if gi == G::ChannelAliases as usize {
                 self.merge_aliases(g, &gf)?;
             } else {
@@ -177,8 +128,8 @@ impl Profile {
                     let f = join(&gf, k);
                     if gi == G::Wallet1 as usize && k == "resultCodes" {
                         self.merge_result_codes(v, &f)?;
-                    } else if let Some(&(_, _, kind, slot, _)) = FIELDS.iter().find(|(gr, key, ..)| *gr as usize == gi && key == k) {
-                        set_str(self.slot(slot), v, kind, &f, insecure_loopback)?;
+                    } else if let Some(i) = FIELDS.iter().position(|(gr, key, ..)| *gr as usize == gi && key == k) {
+                        set_str(&mut self.strings[i], v, FIELDS[i].2, &f, insecure_loopback)?;
                     } else {
                         return Err(unknown(&f));
                     }
@@ -188,34 +139,13 @@ impl Profile {
         Ok(())
     }
 
-    fn slot(&mut self, f: F) -> &mut String {
-        let (w1, w2) = (&mut self.wallet1, &mut self.wallet2);
-        match f {
-            F::W1Scheme => &mut w1.scheme,
-            F::W1Bridge => &mut w1.bridge,
-            F::W1ReadyEvent => &mut w1.ready_event,
-            F::W1UaToken => &mut w1.ua_token,
-            F::W1MiniProgramGlobal => &mut w1.mini_program_global,
-            F::W1AuthUrl => &mut w1.auth_url,
-            F::W1TokenUrl => &mut w1.token_url,
-            F::W1TokenMethod => &mut w1.token_method,
-            F::W2Bridge => &mut w2.bridge,
-            F::W2ReadyEvent => &mut w2.ready_event,
-            F::W2PayMethod => &mut w2.pay_method,
-            F::W2UaToken => &mut w2.ua_token,
-            F::W2MiniProgramGlobal => &mut w2.mini_program_global,
-            F::W2WebAssemblyGlobal => &mut w2.web_assembly_global,
-            F::W2AuthorizeUrl => &mut w2.authorize_url,
-            F::W2RedirectFragment => &mut w2.redirect_fragment,
-            F::W2OauthTokenUrl => &mut w2.oauth_token_url,
-            F::W2SessionUrl => &mut w2.session_url,
-            F::W2OriginalIdPrefix => &mut w2.original_id_prefix,
-            F::CardnetAuthUrl => &mut self.cardnet.auth_url,
-        }
+    /// The string of the profile `f` names.
+    pub fn get(&self, f: Field) -> &str {
+        &self.strings[f as usize]
     }
 
     fn merge_result_codes(&mut self, v: &Json, f: &str) -> Result<()> {
-        let codes = &mut self.wallet1.result_codes;
+        let codes = &mut self.result_codes;
         for (code, status) in members(v, f)? {
             let f2 = join(f, code);
             if code.is_empty() || code.len() > 32 {
@@ -263,28 +193,26 @@ impl Profile {
     /// The status a wallet1 trade-pay result code stands for (unknown codes
     /// are failures).
     pub fn wallet1_status(&self, code: &str) -> Status {
-        self.wallet1.result_codes.iter().find(|(c, _)| c == code).map(|(_, s)| *s).unwrap_or(Status::Failed)
+        self.result_codes.iter().find(|(c, _)| c == code).map(|(_, s)| *s).unwrap_or(Status::Failed)
     }
 
     /// The profile as JavaScript sees it (`defaultProfile()`).
     pub fn to_json(&self) -> Json {
-        let mut p = self.clone();
-        let group = |p: &mut Profile, name: &str| -> Json {
-            let mut m: Vec<(String, Json)> = Vec::new();
-            for &(g, key, _, f, _) in FIELDS.iter() {
-                if GROUPS[g as usize] == name {
-                    Json::put(&mut m, key, Json::Str(p.slot(f).clone()));
+        let group = |g: G| -> Vec<(String, Json)> {
+            let mut m = Vec::new();
+            for (s, &(gr, key, ..)) in self.strings.iter().zip(FIELDS.iter()) {
+                if gr == g {
+                    Json::put(&mut m, key, Json::Str(s.clone()));
                 }
             }
-            Json::Obj(crate::json::list(m))
+            m
         };
-        let mut w1 = group(&mut p, "wallet1");
-        if let Json::Obj(m) = &mut w1 {
-            let codes = self.wallet1.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect();
-            Json::put(m, "resultCodes", Json::Obj(crate::json::list(codes)));
-        }
-        let w2 = group(&mut p, "wallet2");
-        let card = group(&mut p, "cardnet");
+        let mut w1 = group(G::Wallet1);
+        let codes = self.result_codes.iter().map(|(c, st)| (c.clone(), Json::str(st.as_str()))).collect();
+        Json::put(&mut w1, "resultCodes", Json::Obj(crate::json::list(codes)));
+        let w1 = Json::Obj(crate::json::list(w1));
+        let w2 = Json::Obj(crate::json::list(group(G::Wallet2)));
+        let card = Json::Obj(crate::json::list(group(G::Cardnet)));
         let tokens = Json::Arr(crate::json::list(self.mobile_tokens.iter().map(|t| Json::Str(t.clone())).collect()));
         let aliases = Json::Obj(crate::json::list(self.channel_aliases.iter().map(|(a, c)| (a.clone(), Json::str(c.name()))).collect()));
         json_obj! {

@@ -20,8 +20,8 @@ fn deep_merge_keeps_siblings() {
         r#"{"wallet1":{"bridge":"MyBridge","resultCodes":{"7000":"pending","6001":"failed"}},"channelAliases":{"wallet1_qr":"wallet1"}}"#,
     )
     .unwrap();
-    assert_eq!(p.wallet1.bridge, "MyBridge");
-    assert_eq!(p.wallet1.scheme, "wallet1");
+    assert_eq!(p.get(Field::W1Bridge), "MyBridge");
+    assert_eq!(p.get(Field::W1Scheme), "wallet1");
     assert_eq!(p.wallet1_status("7000"), Status::Pending);
     assert_eq!(p.wallet1_status("6001"), Status::Failed);
     assert_eq!(p.wallet1_status("9000"), Status::Succeeded);
@@ -64,6 +64,41 @@ fn an_app_scheme_is_none_that_loads_or_runs_content() {
         assert_eq!(e.message, "profile.wallet1.scheme must be an app scheme, not one that loads or runs content", "{s}");
     }
     for s in ["mywallet", "wallet9", "wss2", "httpx", "a+b.c-d"] {
-        assert_eq!(patch(&cat!(r#"{"wallet1":{"scheme":""#, s, r#""}}"#)).unwrap().wallet1.scheme, s);
+        assert_eq!(patch(&cat!(r#"{"wallet1":{"scheme":""#, s, r#""}}"#)).unwrap().get(Field::W1Scheme), s);
     }
+}
+
+#[test]
+fn each_field_reads_the_string_its_member_sets() {
+    let p = patch(
+        r##"{"wallet1":{"scheme":"wone","bridge":"W1B","readyEvent":"w1ready","uaToken":"W1UA","miniProgramGlobal":"w1mp","authUrl":"https://w1.example/auth","tokenUrl":"https://w1.example/token","tokenMethod":"w1.token"},
+            "wallet2":{"bridge":"W2B","readyEvent":"w2ready","payMethod":"w2pay","uaToken":"W2UA","miniProgramGlobal":"w2mp","webAssemblyGlobal":"W2Wasm","authorizeUrl":"https://w2.example/auth","redirectFragment":"#w2","oauthTokenUrl":"https://w2.example/token","sessionUrl":"https://w2.example/session","originalIdPrefix":"w2_"},
+            "cardnet":{"authUrl":"https://c.example/auth"}}"##,
+    )
+    .unwrap();
+    for (f, v) in [
+        (Field::W1Scheme, "wone"),
+        (Field::W1Bridge, "W1B"),
+        (Field::W1ReadyEvent, "w1ready"),
+        (Field::W1UaToken, "W1UA"),
+        (Field::W1MiniProgramGlobal, "w1mp"),
+        (Field::W1AuthUrl, "https://w1.example/auth"),
+        (Field::W1TokenUrl, "https://w1.example/token"),
+        (Field::W1TokenMethod, "w1.token"),
+        (Field::W2Bridge, "W2B"),
+        (Field::W2ReadyEvent, "w2ready"),
+        (Field::W2PayMethod, "w2pay"),
+        (Field::W2UaToken, "W2UA"),
+        (Field::W2MiniProgramGlobal, "w2mp"),
+        (Field::W2WebAssemblyGlobal, "W2Wasm"),
+        (Field::W2AuthorizeUrl, "https://w2.example/auth"),
+        (Field::W2RedirectFragment, "#w2"),
+        (Field::W2OauthTokenUrl, "https://w2.example/token"),
+        (Field::W2SessionUrl, "https://w2.example/session"),
+        (Field::W2OriginalIdPrefix, "w2_"),
+        (Field::CardnetAuthUrl, "https://c.example/auth"),
+    ] {
+        assert_eq!(p.get(f), v);
+    }
+    assert_eq!(patch(&p.to_json().to_text()).unwrap(), p);
 }

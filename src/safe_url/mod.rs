@@ -331,7 +331,7 @@ pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule
 fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, field: &str) -> Result<Vec<HostRule>> {
     let (i, why) = 'refused: {
         if let Some(i) = items.clone().position(|s| s.is_none()) {
-            break 'refused (i, String::from(why!("must be a string")));
+            break 'refused (i, words!("must be a string"));
         }
         let mut rules = Vec::with_capacity(items.len());
         for (i, s) in items.enumerate() {

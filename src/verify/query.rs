@@ -25,12 +25,8 @@ fn member(obj: &Json, camel: &str, snake: &str, problems: &mut Vec<Problem>) -> 
     let mut found = None;
     for &key in [snake, camel].iter() {
         match obj.given(key) {
-            None => {}
-            Some(Json::Str(s)) => {
-                if !s.is_empty() {
-                    found = Some(s.clone());
-                }
-            }
+            Some(Json::Str(s)) if !s.is_empty() => found = Some(s.clone()),
+            None | Some(Json::Str(_)) => {}
             Some(other) => {
                 problems.push(Problem { field: key.into(), code: "type", message: cat!(key, " must be a string, not ", other.kind()) })
             }

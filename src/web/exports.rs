@@ -14,7 +14,7 @@ use crate::action::{plan_on, Options, Plan};
 use crate::error::{Code, PayError};
 use crate::payment::Payment;
 use crate::prelude::*;
-use crate::profile::Profile;
+use crate::profile::{Field, Profile};
 #[cfg(feature = "web-tools")]
 use crate::runtime::detect;
 use crate::runtime::{api_host, detect_host, Host, Probe};
@@ -37,8 +37,8 @@ pub fn probe(profile: &Profile, user_agent: Option<String>, present: impl Fn(&st
     Probe {
         user_agent: user_agent.unwrap_or_else(env::user_agent),
         has_document: present("document"),
-        wallet1_global: present(&profile.wallet1.mini_program_global),
-        wallet2_global: present(&profile.wallet2.mini_program_global),
+        wallet1_global: present(profile.get(Field::W1MiniProgramGlobal)),
+        wallet2_global: present(profile.get(Field::W2MiniProgramGlobal)),
         // A value that is no object has no methods (`env::get` asks).
         api: api_host(env::has_method(api, "tradePay"), env::has_method(api, "requestPayment")),
     }

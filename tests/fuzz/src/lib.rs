@@ -16,6 +16,7 @@ use paybridge::authorize::{self, AuthCallback, Provider};
 use paybridge::error::{Code, PayError};
 use paybridge::json::{self, Json};
 use paybridge::payment::Channel;
+use paybridge::profile::Field;
 use paybridge::runtime::{detect, Host, Probe, Runtime};
 use paybridge::safe_url::{self, UrlPolicy};
 use paybridge::verify::{decode_envelope, parse_notification, Outcome};
@@ -161,11 +162,11 @@ pub fn plan(data: &[u8]) {
             assert_eq!(*url, scheme_url(profile, fallback_url));
             assert_eq!(qrcode_of(url), *fallback_url, "the qrcode decodes back to pay_info");
             let u = Url::parse(url).expect("the scheme URL parses");
-            assert_eq!(u.scheme(), profile.wallet1.scheme);
+            assert_eq!(u.scheme(), profile.get(Field::W1Scheme));
             assert_eq!(u.query_pairs().find(|(k, _)| k == "qrcode").map(|(_, v)| v.into_owned()).as_deref(), Some(fallback_url.as_str()));
         }
         Action::Redirect { url } => {
-            if planned.channel == Channel::Wallet1Wap && url.starts_with(&[profile.wallet1.scheme.as_str(), "://"].concat()) {
+            if planned.channel == Channel::Wallet1Wap && url.starts_with(&[profile.get(Field::W1Scheme), "://"].concat()) {
                 let info = qrcode_of(url);
                 checked(&info);
                 assert_eq!(*url, scheme_url(profile, &info));
@@ -177,7 +178,7 @@ pub fn plan(data: &[u8]) {
             let target = opts.mini_program.as_ref().expect("a mini-program target");
             assert_eq!(*url, mini_program_url(profile, target));
             let u = Url::parse(url).expect("the mini-program URL parses");
-            assert_eq!(u.scheme(), profile.wallet1.scheme);
+            assert_eq!(u.scheme(), profile.get(Field::W1Scheme));
             let page = u.query_pairs().find(|(k, _)| k == "page").map(|(_, v)| v.into_owned());
             assert_eq!(page, target.page);
         }
@@ -223,9 +224,9 @@ pub fn auth_url(data: &[u8]) {
     assert_opens_as_checked(&url, &host, &UrlPolicy::default());
     let o = authorize::AuthOptions::from_json(options.as_ref()).expect("options that built an address");
     let base = match which {
-        0 => &o.profile.wallet1.auth_url,
-        1 => &o.profile.wallet2.authorize_url,
-        _ => &o.profile.cardnet.auth_url,
+        0 => o.profile.get(Field::W1AuthUrl),
+        1 => o.profile.get(Field::W2AuthorizeUrl),
+        _ => o.profile.get(Field::CardnetAuthUrl),
     };
     assert_eq!(Url::parse(base).unwrap().host_str(), Some(host.as_str()), "the address left the provider's host");
     let u = Url::parse(&url).unwrap();
