@@ -24,7 +24,7 @@ pub struct PayResult {
 
 impl PayResult {
     pub fn new(status: Status, channel: &str, code: Option<String>) -> PayResult {
-        PayResult { status, channel: channel.to_string(), verified: false, code, message: status.message().to_string() }
+        PayResult { status, channel: own(channel), verified: false, code, message: own(status.message()) }
     }
 
     /// The result as JSON; the wasm edge writes the same members, in this
@@ -45,7 +45,7 @@ impl PayResult {
 /// A code that may arrive as a string or as a whole number.
 fn code_text(v: Option<&Json>) -> Option<String> {
     match v? {
-        Json::Str(s) => Some(s.clone()),
+        Json::Str(s) => Some(own(s)),
         Json::Num(n) => crate::json::whole(*n).map(crate::error::u64_str),
         _ => None,
     }
@@ -91,7 +91,7 @@ pub fn wallet2_bridge_result(answer: &Json) -> Mapped {
         Some(m) if m.ends_with(":cancel") => Status::Cancelled,
         _ => Status::Failed,
     };
-    (status, msg.map(str::to_string))
+    (status, msg.map(own))
 }
 
 /// Which callback of wallet2's mini-program `requestPayment` fired.
@@ -114,7 +114,7 @@ pub fn wallet2_mini_result(which: Callback, answer: &Json) -> Mapped {
         Callback::CompleteOnly if text.ends_with(":ok") => Status::Succeeded,
         _ => Status::Failed,
     };
-    (status, msg.map(str::to_string))
+    (status, msg.map(own))
 }
 
 fn contains_cancel(s: &str) -> bool {

@@ -150,13 +150,13 @@ impl Default for Profile {
         // wasm paths: a loop over an array by value copies it and brings an
         // iterator for its element type into the payment module.
         for &(_, _, _, f, default) in FIELDS.iter() {
-            *p.slot(f) = default.to_string();
+            *p.slot(f) = own(default);
         }
         for &(c, st) in RESULT_CODES.iter() {
-            p.wallet1.result_codes.push((c.to_string(), st));
+            p.wallet1.result_codes.push((own(c), st));
         }
         for &t in MOBILE_TOKENS.iter() {
-            p.mobile_tokens.push(t.to_string());
+            p.mobile_tokens.push(own(t));
         }
         p
     }

@@ -306,7 +306,9 @@ fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, fiel
         if let Some(i) = items.clone().position(|s| s.is_none()) {
             break 'refused (i, String::from(why!("must be a string")));
         }
-        let mut rules = Vec::with_capacity(items.len());
+        // Pushed onto an empty list, not into a reserved capacity: the one
+        // way the payment module grows a list (`prelude::own`).
+        let mut rules = Vec::new();
         for (i, s) in items.enumerate() {
             let s = s.unwrap_or_default();
             match HostRule::parse(s) {

@@ -122,7 +122,7 @@ fn build(e: &PayError, message: &str, cause: &JsValue) -> JsValue {
 /// value's own message, keeping the thrown value as the cause.
 pub fn from_thrown(e: &PayError, thrown: &JsValue) -> JsValue {
     let detail = super::env::get(thrown, "message").text().or_else(|| thrown.text()).unwrap_or_default();
-    let mut msg = e.message.clone();
+    let mut msg = crate::prelude::own(&e.message);
     if !detail.is_empty() {
         msg.push_str(": ");
         msg.push_str(crate::safe_url::clip(&detail));
