@@ -9,17 +9,27 @@ pub use alloc::string::{String, ToString};
 pub use alloc::vec;
 pub use alloc::vec::Vec;
 
-/// `s` copied into a new `String`: pushed onto an empty one, so that the
-/// crate makes its strings by the one routine that grows every string and
-/// list (`RawVecInner::grow_amortized`, behind each push). `String::from`,
-/// `to_string` and `clone` of text allocate at the exact size by another
-/// (`<[u8]>::to_vec`, `try_allocate_in`), which the payment module, copying
-/// text only through this, does not link.
+/// `s` copied into a new `String`. In the payment module, pushed onto an
+/// empty one: it grows its strings and lists by one routine
+/// (`RawVecInner::grow_amortized`, behind each push), and a
+/// `String::from`, `to_string` or `clone` of text would link a second,
+/// the allocation at the exact size (`<[u8]>::to_vec`,
+/// `try_allocate_in`), which it leaves out by copying text only through
+/// this. One body there, out of line.
+#[cfg(all(target_arch = "wasm32", not(feature = "web-tools")))]
 #[inline(never)]
 pub fn own(s: &str) -> String {
     let mut o = String::new();
     o.push_str(s);
     o
+}
+
+/// `s` copied into a new `String`: every other build links the exact-size
+/// allocation anyway (its clones and collections), and copies by it.
+#[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
+#[inline]
+pub fn own(s: &str) -> String {
+    String::from(s)
 }
 
 /// A message as `PayError::new` and `PayError::field` take it: a
