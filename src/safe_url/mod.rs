@@ -328,7 +328,7 @@ fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, fiel
 
 /// `field[i]`: the name of item `i` of a list.
 fn item(field: &str, i: usize) -> String {
-    let mut f = String::from(field);
+    let mut f = own(field);
     crate::encode::push_ascii(&mut f, b'[');
     crate::error::push_u64(&mut f, i as u64);
     crate::encode::push_ascii(&mut f, b']');
