@@ -67,10 +67,11 @@ impl Text for JsValue {
 /// The string `s`, `units` UTF-16 units long, copied into the module (what
 /// [`Text::text`] does once it knows both; the walk of an input, which has
 /// asked them already, calls this).
+#[allow(clippy::reserve_after_initialization)]
 pub fn copy_text(s: &JsValue, units: u32) -> String {
     // Reserved on an empty buffer, the one way the module sizes its
-    // strings (`prelude::own`; `vec![0; n]` allocates by another), and
-    // zeroed.
+    // strings (`prelude::own`; `vec![0; n]` and `with_capacity` allocate
+    // by another), and zeroed.
     let size = units as usize * 3;
     let mut buf: Vec<u8> = Vec::new();
     buf.reserve(size);
