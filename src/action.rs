@@ -131,12 +131,12 @@ impl Options {
                 return Err(bad("miniProgram", "must be an object { appId, page? }"));
             }
             let app_id = match m.given("appId") {
-                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && crate::error::word(s.as_bytes(), b"_") => s.clone(),
+                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 && crate::error::word(s.as_bytes(), b"_") => own(s),
                 _ => return Err(bad("miniProgram.appId", "must be the mini-program's id (letters, digits and _, at most 64)")),
             };
             let page = match m.given("page") {
                 None => None,
-                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !crate::error::has_control(s) => Some(s.clone()),
+                Some(Json::Str(s)) if !s.is_empty() && s.len() <= 1024 && !crate::error::has_control(s) => Some(own(s)),
                 _ => return Err(bad("miniProgram.page", "must be a page path of 1 to 1024 printable characters")),
             };
             self.mini_program = Some(MiniProgramTarget { app_id, page });

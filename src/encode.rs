@@ -12,8 +12,19 @@ use crate::prelude::*;
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// Appends `b`, an ASCII byte. Masked to seven bits, which it has already:
-/// the compiler then knows the character is one byte, and `String::push`
-/// needs no UTF-8 encoder in the payment module.
+/// the compiler then knows the character is one byte and needs no UTF-8
+/// encoder. In the payment module, pushed as a one-byte string, one body
+/// out of line: `push_str` is the routine its strings grow by
+/// (`prelude::own`), and `String::push` would be a second.
+#[cfg(all(target_arch = "wasm32", not(feature = "web-tools")))]
+#[inline(never)]
+pub fn push_ascii(out: &mut String, b: u8) {
+    out.push_str(char::from(b & 0x7f).encode_utf8(&mut [0; 4]));
+}
+
+/// Appends `b`, an ASCII byte: every other build links `String::push`
+/// anyway, and pushes by it.
+#[cfg(not(all(target_arch = "wasm32", not(feature = "web-tools"))))]
 pub fn push_ascii(out: &mut String, b: u8) {
     out.push(char::from(b & 0x7f));
 }
@@ -24,7 +35,7 @@ pub fn push_component(out: &mut String, s: &str) {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
             push_ascii(out, b);
         } else {
-            out.push('%');
+            push_ascii(out, b'%');
             push_ascii(out, HEX[(b >> 4) as usize]);
             push_ascii(out, HEX[(b & 15) as usize]);
         }

@@ -129,20 +129,20 @@ pub struct PayErrorData {
 
 impl PayError {
     #[inline]
-    pub fn new(code: Code, message: impl Into<String>) -> PayError {
-        PayError::make(code, None, message.into())
+    pub fn new(code: Code, message: impl Message) -> PayError {
+        PayError::make(code, None, message.into_message())
     }
 
     /// An error blamed on one field; `message` should already name it.
     #[inline]
-    pub fn field(code: Code, field: &str, message: impl Into<String>) -> PayError {
-        PayError::make(code, Some(field), message.into())
+    pub fn field(code: Code, field: &str, message: impl Message) -> PayError {
+        PayError::make(code, Some(field), message.into_message())
     }
 
     /// What `new` and `field` inline into: one body for every kind of
     /// message, smaller in the payment module than a body a kind.
     fn make(code: Code, field: Option<&str>, message: String) -> PayError {
-        PayError(Box::new(PayErrorData { code, message, field: field.map(String::from), details: Vec::new(), resp_code: None }))
+        PayError(Box::new(PayErrorData { code, message, field: field.map(own), details: Vec::new(), resp_code: None }))
     }
 
     pub fn with_details(mut self, details: Vec<Problem>) -> PayError {
@@ -180,7 +180,7 @@ pub(crate) const WORDED: bool = !crate::PAYMENT_MODULE;
 macro_rules! words {
     ($a:expr $(,)?) => {
         if $crate::error::WORDED {
-            $crate::prelude::String::from($a)
+            $crate::prelude::own($a)
         } else {
             $crate::prelude::String::new()
         }
@@ -214,7 +214,7 @@ pub(crate) use why;
 /// larger. More parts are pushed after the first six, one by one.
 macro_rules! cat {
     ($a:expr $(,)?) => {
-        $crate::prelude::String::from($a)
+        $crate::prelude::own($a)
     };
     ($a:expr, $b:expr $(,)?) => {
         $crate::error::cat2($a, $b)
@@ -242,7 +242,7 @@ pub(crate) use cat;
 /// Two parts in one string (`cat!`): the first copied as every `String`
 /// of a `&str` is, the second pushed onto it.
 pub fn cat2(a: &str, b: &str) -> String {
-    let mut s = String::from(a);
+    let mut s = own(a);
     s.push_str(b);
     s
 }

@@ -24,7 +24,7 @@ pub struct PayResult {
 
 impl PayResult {
     pub fn new(status: Status, channel: &str, code: Option<String>) -> PayResult {
-        PayResult { status, channel: channel.to_string(), verified: false, code, message: status.message().to_string() }
+        PayResult { status, channel: own(channel), verified: false, code, message: own(status.message()) }
     }
 
     /// The result as JSON; the wasm edge writes the same members, in this

@@ -104,7 +104,7 @@ impl Payment {
         }
         // One refusal for the field, its reason picked where it is written.
         let pay_channel = match v.get("pay_channel") {
-            Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 => s.clone(),
+            Some(Json::Str(s)) if !s.is_empty() && s.len() <= 64 => own(s),
             given => {
                 let why = match given {
                     None | Some(Json::Null) => words!("pay_channel is missing"),
@@ -137,7 +137,7 @@ impl Payment {
             None => None,
             Some(e @ Json::Obj(_)) => match e.given("pay_url") {
                 None => None,
-                Some(Json::Str(s)) => Some(s.clone()),
+                Some(Json::Str(s)) => Some(own(s)),
                 Some(other) => return Err(invalid("expend.pay_url", words!("expend.pay_url must be a string, not ", other.kind()))),
             },
             Some(other) => return Err(invalid("expend", words!("expend must be an object, not ", other.kind()))),
@@ -225,7 +225,7 @@ fn field_text(v: &Json, path: &str, channel: Channel, what: &str) -> Result<Stri
         Json::Str(s) if s.is_empty() => words!(path, " is empty (", channel.name(), " needs ", what, ")"),
         Json::Str(s) if s.len() > MAX_FIELD => words!(path, " is longer than 4096 characters"),
         Json::Str(s) if crate::error::has_control(s) => words!(path, " contains a control character: ", clip(s)),
-        Json::Str(s) => return Ok(s.clone()),
+        Json::Str(s) => return Ok(own(s)),
         _ => words!(path, " must be a string, not ", v.kind()),
     };
     Err(invalid(path, why))

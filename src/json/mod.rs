@@ -120,7 +120,7 @@ impl Json {
 
     /// Adds the member `k` to the members `m`.
     pub fn put(m: &mut Vec<(String, Json)>, k: &str, v: Json) {
-        m.push((k.to_string(), v));
+        m.push((own(k), v));
     }
 
     /// Adds the string member `k`: `v` copied. One body for the string
@@ -141,7 +141,7 @@ impl Json {
     }
 
     pub fn str(s: &str) -> Json {
-        Json::Str(s.to_string())
+        Json::Str(own(s))
     }
 
     /// True when a value sits more than `limit` levels below this one: the

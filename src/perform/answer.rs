@@ -27,7 +27,7 @@ impl<V: Clone> Run<V> {
         };
         let mut result = PayResult::new(status, self.channel, code);
         if raw.is_none() {
-            result.message = "no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state".to_string();
+            result.message = own("no answer came from the wallet (the page came back without one, or callbackTimeoutMs passed); ask your server for the payment's state");
         }
         if self.confirm && self.confirm_here() {
             return self.await_confirm(Box::new((result, raw)), out);
@@ -124,7 +124,7 @@ impl<V: Clone> Run<V> {
                         let (mut r, raw) = self.kept().unwrap_or_else(|| (PayResult::new(s, self.channel, None), None));
                         r.status = s;
                         r.verified = true;
-                        r.message = "confirmed by the merchant's server".to_string();
+                        r.message = own("confirmed by the merchant's server");
                         return self.finish(r, raw, out);
                     }
                     None => {

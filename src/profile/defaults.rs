@@ -138,9 +138,9 @@ impl Default for Profile {
     /// module.
     fn default() -> Profile {
         Profile {
-            strings: core::array::from_fn(|i| FIELDS[i].3.to_string()),
-            result_codes: RESULT_CODES.iter().map(|&(c, st)| (c.to_string(), st)).collect(),
-            mobile_tokens: MOBILE_TOKENS.iter().map(|&t| t.to_string()).collect(),
+            strings: core::array::from_fn(|i| own(FIELDS[i].3)),
+            result_codes: RESULT_CODES.iter().map(|&(c, st)| (own(c), st)).collect(),
+            mobile_tokens: MOBILE_TOKENS.iter().map(|&t| own(t)).collect(),
             channel_aliases: Vec::new(),
         }
     }

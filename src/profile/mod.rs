@@ -41,7 +41,7 @@ fn set_str(slot: &mut String, v: &Json, kind: Kind, field: &str, loopback: bool)
     match v {
         Json::Str(s) => {
             valid(kind, s, loopback).map_err(|why| bad(field, why))?;
-            *slot = s.clone();
+            *slot = own(s);
             Ok(())
         }
         other => Err(bad(field, &words!("must be a string, not ", other.kind()))),
@@ -72,7 +72,7 @@ fn forget<T>(list: &mut Vec<(String, T)>, key: &str) {
 #[inline(never)]
 fn put<T>(list: &mut Vec<(String, T)>, key: &str, value: T) {
     forget(list, key);
-    list.push((key.to_string(), value));
+    list.push((own(key), value));
 }
 
 impl Profile {

@@ -116,7 +116,7 @@ pub fn check(url: &str, policy: &UrlPolicy, field: &str) -> Result<()> {
 /// the planner's, for the URLs an action keeps (one body for its two).
 #[inline(never)]
 pub fn checked(url: &str, policy: &UrlPolicy, field: &str) -> Result<String> {
-    check(url, policy, field).map(|_| url.to_string())
+    check(url, policy, field).map(|_| own(url))
 }
 
 /// The shape check alone; returns the lowercased host or why it failed.
@@ -333,7 +333,9 @@ fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, fiel
         if let Some(i) = items.clone().position(|s| s.is_none()) {
             break 'refused (i, words!("must be a string"));
         }
-        let mut rules = Vec::with_capacity(items.len());
+        // Pushed onto an empty list, not into a reserved capacity: the one
+        // way the payment module grows a list (`prelude::own`).
+        let mut rules = Vec::new();
         for (i, s) in items.enumerate() {
             let s = s.unwrap_or_default();
             match HostRule::parse(s) {
@@ -353,10 +355,10 @@ fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, fiel
 
 /// `field[i]`: the name of item `i` of a list.
 fn item(field: &str, i: usize) -> String {
-    let mut f = String::from(field);
-    f.push('[');
+    let mut f = own(field);
+    crate::encode::push_ascii(&mut f, b'[');
     crate::error::push_u64(&mut f, i as u64);
-    f.push(']');
+    crate::encode::push_ascii(&mut f, b']');
     f
 }
 

@@ -67,8 +67,19 @@ impl Text for JsValue {
 /// The string `s`, `units` UTF-16 units long, copied into the module (what
 /// [`Text::text`] does once it knows both; the walk of an input, which has
 /// asked them already, calls this).
+#[allow(clippy::reserve_after_initialization)]
 pub fn copy_text(s: &JsValue, units: u32) -> String {
-    let mut buf = vec![0u8; units as usize * 3];
+    // Reserved on an empty buffer, the one way the module sizes its
+    // strings (`prelude::own`; `vec![0; n]` and `with_capacity` allocate
+    // by another), and zeroed.
+    let size = units as usize * 3;
+    let mut buf: Vec<u8> = Vec::new();
+    buf.reserve(size);
+    // SAFETY: `size` bytes reserved, each written before the length counts it.
+    unsafe {
+        buf.as_mut_ptr().write_bytes(0, size);
+        buf.set_len(size);
+    }
     let n = text_into(s, &mut buf) as usize;
     buf.truncate(n);
     // SAFETY: `encodeInto` writes UTF-8 only (a lone surrogate as U+FFFD),
