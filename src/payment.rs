@@ -43,7 +43,7 @@ impl Channel {
     }
 
     pub fn from_name(s: &str) -> Option<Channel> {
-        Channel::NAMES.iter().position(|n| *n == s).map(|i| Channel::ALL[i])
+        crate::status::index_of(&Channel::NAMES, s).map(|i| Channel::ALL[i])
     }
 }
 

@@ -16,22 +16,19 @@ pub enum Host {
     Wallet2MiniProgram,
 }
 
-/// Every host with its name, in [`Host`]'s order.
-const HOSTS: [(&str, Host); 5] = [
-    ("browser", Host::Browser),
-    ("wallet1", Host::Wallet1),
-    ("wallet2", Host::Wallet2),
-    ("wallet1_mini_program", Host::Wallet1MiniProgram),
-    ("wallet2_mini_program", Host::Wallet2MiniProgram),
-];
+/// Every host, in [`Host`]'s order.
+const HOSTS: [Host; 5] = [Host::Browser, Host::Wallet1, Host::Wallet2, Host::Wallet1MiniProgram, Host::Wallet2MiniProgram];
+
+/// Each host's name, in the order of [`HOSTS`].
+const NAMES: [&str; 5] = ["browser", "wallet1", "wallet2", "wallet1_mini_program", "wallet2_mini_program"];
 
 impl Host {
     pub fn as_str(self) -> &'static str {
-        HOSTS[self as usize].0
+        NAMES[self as usize]
     }
 
     pub fn from_name(s: &str) -> Option<Host> {
-        crate::status::find(&HOSTS, s)
+        crate::status::index_of(&NAMES, s).map(|i| HOSTS[i])
     }
 
     pub fn is_mini_program(self) -> bool {
@@ -159,7 +156,7 @@ mod tests {
 
     #[test]
     fn host_names() {
-        for (i, &(name, host)) in HOSTS.iter().enumerate() {
+        for (i, (&name, &host)) in NAMES.iter().zip(HOSTS.iter()).enumerate() {
             assert_eq!(host as usize, i);
             assert_eq!(host.as_str(), name);
             assert_eq!(Host::from_name(name), Some(host));
