@@ -65,8 +65,10 @@ pub type Mapped = (Status, Option<String>);
 
 /// wallet1's trade-pay callback (`{ resultCode }`), from the bridge or from
 /// the mini-program's `success` callback. Each mapping reads the members
-/// it names through `member` (the answer's member of that name, read alone,
-/// `None` where it is absent or cannot be read), and only those.
+/// it names through `member` (the answer's member of that name, read alone;
+/// `None`, or `Some(Json::Null)`, where it is absent or cannot be read,
+/// which every mapping takes alike), and only those, as it needs them: a
+/// member the mapping does not come to is not read at all.
 pub fn wallet1_result(profile: &Profile, member: &dyn Fn(&str) -> Option<Json>) -> Mapped {
     let code = code_text(member("resultCode"));
     let status = match &code {
