@@ -161,6 +161,17 @@ mod tests {
             assert_eq!(host.as_str(), name);
             assert_eq!(Host::from_name(name), Some(host));
         }
+        // Each name tied to its variant by hand, not by the two tables.
+        let pairs = [
+            (Host::Browser, "browser"),
+            (Host::Wallet1, "wallet1"),
+            (Host::Wallet2, "wallet2"),
+            (Host::Wallet1MiniProgram, "wallet1_mini_program"),
+            (Host::Wallet2MiniProgram, "wallet2_mini_program"),
+        ];
+        for (host, name) in pairs {
+            assert_eq!((host.as_str(), Host::from_name(name)), (name, Some(host)));
+        }
         assert_eq!(Host::from_name("Browser"), None);
         assert_eq!(Host::from_name("wallet3"), None);
         assert_eq!(Host::from_name(""), None);

@@ -72,6 +72,13 @@ mod tests {
             assert_eq!(Status::from_name(name), Some(st));
             assert_eq!(Status::from_wallet_name(name).is_some(), i < WALLET);
         }
+        // Each name tied to its variant by hand, not by the two tables.
+        let pairs =
+            [(Status::Succeeded, "succeeded"), (Status::Pending, "pending"), (Status::Cancelled, "cancelled"), (Status::Failed, "failed")];
+        for (st, name) in pairs {
+            assert_eq!((st.as_str(), Status::from_name(name)), (name, Some(st)));
+        }
+        assert_eq!((Status::Redirected.as_str(), Status::Opened.as_str()), ("redirected", "opened"));
         assert_eq!(Status::from_wallet_name("redirected"), None);
         assert_eq!(Status::from_name("Succeeded"), None);
         assert_eq!(Status::Cancelled.message(), "the user cancelled the payment");
