@@ -51,3 +51,9 @@ impl Message for &str {
         own(self)
     }
 }
+
+impl Message for &String {
+    fn into_message(self) -> String {
+        own(self)
+    }
+}

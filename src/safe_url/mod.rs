@@ -328,7 +328,7 @@ pub fn parse_allowed_hosts(items: &[String], field: &str) -> Result<Vec<HostRule
 /// is read as a host: the first that is not one is refused first; then the
 /// first that is no rule. One refusal, naming the item, its reason picked
 /// where it is found.
-fn rules<'a>(items: impl ExactSizeIterator<Item = Option<&'a str>> + Clone, field: &str) -> Result<Vec<HostRule>> {
+fn rules<'a>(items: impl Iterator<Item = Option<&'a str>> + Clone, field: &str) -> Result<Vec<HostRule>> {
     let (i, why) = 'refused: {
         if let Some(i) = items.clone().position(|s| s.is_none()) {
             break 'refused (i, words!("must be a string"));

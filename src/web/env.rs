@@ -69,9 +69,9 @@ impl Text for JsValue {
 /// asked them already, calls this).
 #[allow(clippy::reserve_after_initialization)]
 pub fn copy_text(s: &JsValue, units: u32) -> String {
-    // Reserved on an empty buffer, the one way the module sizes its
-    // strings (`prelude::own`; `vec![0; n]` and `with_capacity` allocate
-    // by another), and zeroed.
+    // Reserved on an empty buffer, the one way the payment module sizes
+    // its strings (`prelude::own`; `vec![0; n]` and `with_capacity`
+    // allocate by another, which that module leaves out), and zeroed.
     let size = units as usize * 3;
     let mut buf: Vec<u8> = Vec::new();
     buf.reserve(size);

@@ -2,7 +2,7 @@
 //!
 //! Every export decodes its arguments into core types ([`convert`]), calls
 //! the core, and encodes the answer; errors become the JavaScript `PayError`
-//! class in one function ([`error::to_js`]). Platform objects are reached
+//! class in one function ([`error::build`]). Platform objects are reached
 //! through `globalThis` only ([`mod@env`]), so the same code runs in browsers,
 //! Node and mini-program runtimes, where there is no `window`.
 //!
