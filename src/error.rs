@@ -209,69 +209,36 @@ macro_rules! why {
 pub(crate) use why;
 
 /// `cat!(a, b, ...)`: the parts (`&str`) in one string, without the
-/// formatting machinery. Two to six parts are passed as arguments: an array
-/// of them built on the stack at each call site made the payment module
-/// larger. More parts are pushed after the first six, one by one.
+/// formatting machinery. One body ([`cat3`]) takes the first three parts
+/// (two parts: the third empty); more are pushed after them, one by one at
+/// the call site. An array of the parts built on the stack at each call
+/// site, and one body for each count of parts (two to six), each made the
+/// payment module larger.
 macro_rules! cat {
     ($a:expr $(,)?) => {
         $crate::prelude::own($a)
     };
     ($a:expr, $b:expr $(,)?) => {
-        $crate::error::cat2($a, $b)
+        $crate::error::cat3($a, $b, "")
     };
     ($a:expr, $b:expr, $c:expr $(,)?) => {
         $crate::error::cat3($a, $b, $c)
     };
-    ($a:expr, $b:expr, $c:expr, $d:expr $(,)?) => {
-        $crate::error::cat4($a, $b, $c, $d)
-    };
-    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr $(,)?) => {
-        $crate::error::cat5($a, $b, $c, $d, $e)
-    };
-    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr $(,)?) => {
-        $crate::error::cat6($a, $b, $c, $d, $e, $f)
-    };
-    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $($p:expr),+ $(,)?) => {{
-        let mut s = $crate::error::cat6($a, $b, $c, $d, $e, $f);
+    ($a:expr, $b:expr, $c:expr, $($p:expr),+ $(,)?) => {{
+        let mut s = $crate::error::cat3($a, $b, $c);
         $(s.push_str($p);)+
         s
     }};
 }
 pub(crate) use cat;
 
-/// Two parts in one string (`cat!`): the first copied as every `String`
-/// of a `&str` is, the second pushed onto it.
-pub fn cat2(a: &str, b: &str) -> String {
+/// Three parts in one string (`cat!`, which gives two parts with an empty
+/// third): the first copied as every `String` of a `&str` is, the others
+/// pushed onto it.
+pub fn cat3(a: &str, b: &str, c: &str) -> String {
     let mut s = own(a);
     s.push_str(b);
-    s
-}
-
-/// Three parts in one string (`cat!`).
-pub fn cat3(a: &str, b: &str, c: &str) -> String {
-    let mut s = cat2(a, b);
     s.push_str(c);
-    s
-}
-
-/// Four parts in one string (`cat!`).
-pub fn cat4(a: &str, b: &str, c: &str, d: &str) -> String {
-    let mut s = cat3(a, b, c);
-    s.push_str(d);
-    s
-}
-
-/// Five parts in one string (`cat!`).
-pub fn cat5(a: &str, b: &str, c: &str, d: &str, e: &str) -> String {
-    let mut s = cat4(a, b, c, d);
-    s.push_str(e);
-    s
-}
-
-/// Six parts in one string (`cat!`).
-pub fn cat6(a: &str, b: &str, c: &str, d: &str, e: &str, f: &str) -> String {
-    let mut s = cat5(a, b, c, d, e);
-    s.push_str(f);
     s
 }
 
