@@ -2,7 +2,7 @@
 //! the `paths` under it, and whether that address is loopback (the
 //! sandbox), which decides the fail-closed rules of [`super::config`].
 
-use crate::error::{cat, Code, PayError};
+use crate::error::{cat, refuse, why, words, Code, PayError};
 use crate::prelude::*;
 use crate::safe_url::check_shape;
 
@@ -97,11 +97,14 @@ pub fn is_loopback(base_url: &str) -> bool {
 /// without trailing slashes; `invalid_options` naming `baseUrl` otherwise. Plain `http` is accepted
 /// for any host, as the service's joint-debugging address may be one.
 pub fn check_base_url(url: &str) -> Result<String, PayError> {
+    // A refusal (`error::refuse`): its reason comes from `why!` (the shape
+    // check's too), empty where the build does not word its errors, and
+    // then the message names the field and the code.
     let bad = |why: &str| {
-        PayError::field(
+        refuse(
             Code::InvalidOptions,
             "baseUrl",
-            cat!("baseUrl must be an absolute http(s) URL such as https://auth.example.com (", why, ")"),
+            words!("baseUrl must be an absolute http(s) URL such as https://auth.example.com (", why, ")"),
         )
     };
     let lower = url.get(..8).unwrap_or(url).to_ascii_lowercase();
@@ -110,7 +113,7 @@ pub fn check_base_url(url: &str) -> Result<String, PayError> {
     } else if lower.starts_with("http://") {
         &url[7..]
     } else {
-        return Err(bad("it does not begin with http:// or https://"));
+        return Err(bad(why!("it does not begin with http:// or https://")));
     };
     // The shape rules do not depend on the scheme; https is given so that
     // the loopback rule for http does not apply. The one IPv6 address
@@ -121,7 +124,7 @@ pub fn check_base_url(url: &str) -> Result<String, PayError> {
     };
     check_shape(&cat!("https://", &rest), false).map_err(bad)?;
     if url.contains(['?', '#']) {
-        return Err(bad("it has a query or fragment, and the client appends each path (paths) to it"));
+        return Err(bad(why!("it has a query or fragment, and the client appends each path (paths) to it")));
     }
     Ok(url.trim_end_matches('/').to_string())
 }
