@@ -43,7 +43,7 @@ impl Channel {
     }
 
     pub fn from_name(s: &str) -> Option<Channel> {
-        crate::status::index_of(&Channel::NAMES, s).map(|i| Channel::ALL[i])
+        index_of(&Channel::NAMES, s).map(|i| Channel::ALL[i])
     }
 }
 

@@ -1,7 +1,8 @@
 //! The `alloc` names every module uses. The host build has them from the
 //! standard prelude; the wasm build is `no_std` (so that no formatting
 //! machinery is linked for panics) and takes them from here. Beside them,
-//! the crate's one way to copy text into a `String` ([`own`]).
+//! the crate's one way to copy text into a `String` ([`own`]) and its one
+//! find of a name in a list of names ([`index_of`]).
 
 pub use alloc::borrow::ToOwned;
 pub use alloc::boxed::Box;
@@ -56,4 +57,13 @@ impl Message for &String {
     fn into_message(self) -> String {
         own(self)
     }
+}
+
+/// The place of `s` in a list of names: the one find of a name that the
+/// statuses, the runtime's hosts, the channels, the profile's groups and
+/// the wire's command values share, out of line once rather than a loop
+/// at each caller.
+#[inline(never)]
+pub fn index_of(names: &[&str], s: &str) -> Option<usize> {
+    names.iter().position(|n| *n == s)
 }

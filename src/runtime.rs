@@ -28,7 +28,7 @@ impl Host {
     }
 
     pub fn from_name(s: &str) -> Option<Host> {
-        crate::status::index_of(&NAMES, s).map(|i| HOSTS[i])
+        index_of(&NAMES, s).map(|i| HOSTS[i])
     }
 
     pub fn is_mini_program(self) -> bool {

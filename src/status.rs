@@ -2,6 +2,8 @@
 //! read from (a `confirm` hook's answer, a profile's result-code map).
 //! Shared by the result mapping (`outcome.rs`) and the profile.
 
+use crate::prelude::index_of;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     Succeeded,
@@ -51,14 +53,6 @@ const MESSAGES: [&str; 6] = [
     "the page is navigating to the payment page",
     "the wallet app was asked to open",
 ];
-
-/// The place of `s` in a list of names: the one find of a name that the
-/// statuses here, the runtime's hosts, the channels and the profile's
-/// groups share, out of line once rather than a loop at each caller.
-#[inline(never)]
-pub(crate) fn index_of(names: &[&str], s: &str) -> Option<usize> {
-    names.iter().position(|n| *n == s)
-}
 
 #[cfg(test)]
 mod tests {

@@ -117,7 +117,7 @@ pub const FIELDS: &[(Op, &[&str])] = &[
 /// [`FIELDS`] declares it.
 pub fn field(op: Op, name: &str) -> Option<usize> {
     let (_, names) = FIELDS.iter().find(|(o, _)| *o == op)?;
-    Some(names.iter().position(|n| *n == name)? + 1)
+    Some(crate::prelude::index_of(names, name)? + 1)
 }
 
 /// The values of the inputs that carry several, by name, in order

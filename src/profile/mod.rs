@@ -104,7 +104,7 @@ impl Profile {
                 continue;
             }
             let gf = join(at, group);
-            let Some(gi) = crate::status::index_of(&GROUPS, group) else {
+            let Some(gi) = index_of(&GROUPS, group) else {
                 return Err(unknown(&gf));
             };
             if gi == G::MobileTokens as usize {
