@@ -116,10 +116,11 @@ pub trait World {
     fn api_has(&self, global: &str, method: &str) -> bool;
 }
 
-/// Goes to `url`: the event `navigating`, then the navigation; out of
-/// line, one copy for the run's two navigations (the plan's, the fallback).
+/// Leaves for `url`: the event `navigating`, then [`Out::navigate`]; out
+/// of line, one copy for the run's two navigations (the plan's, the
+/// fallback).
 #[inline(never)]
-fn navigate<V>(url: &str, out: &mut impl Out<V>) {
+fn leave_for<V>(url: &str, out: &mut impl Out<V>) {
     out.said(EventType::NAVIGATING, "url", url);
     out.navigate(url);
 }
@@ -224,7 +225,7 @@ impl<V: Clone> Run<V> {
             Action::Wallet1TradePay { via: Via::Bridge, .. } | Action::Wallet2BridgePay { .. } => return self.wait(w, out),
             Action::Wallet1TradePay { via: Via::MiniProgram, .. } | Action::Wallet2RequestPayment { .. } => return self.call_api(w, out),
         };
-        navigate(url, out);
+        leave_for(url, out);
         self.phase = Phase::Navigating(then);
     }
 
@@ -359,7 +360,7 @@ impl<V: Clone> Run<V> {
                 out.unlisten(Target::Document, "visibilitychange");
                 out.unlisten(Target::Window, "pagehide");
                 out.unlisten(Target::Window, "blur");
-                navigate(fallback_url, out);
+                leave_for(fallback_url, out);
                 self.phase = Phase::Navigating(Status::Redirected);
             }
             _ => self.finish(PayResult::new(status, self.channel, None), None, out),

@@ -106,12 +106,6 @@ pub mod kind {
 
 #[wasm_bindgen]
 extern "C" {
-    type Location;
-
-    /// `location.assign(url)`.
-    #[wasm_bindgen(method, catch)]
-    fn assign(this: &Location, url: &str) -> Result<(), JsValue>;
-
     #[wasm_bindgen(js_namespace = Date, js_name = now)]
     fn date_now() -> f64;
 }
@@ -227,16 +221,6 @@ pub fn page_visible() -> bool {
 /// Whether this runtime has a `location` to navigate.
 pub fn can_navigate() -> bool {
     has_method(&global_get("location"), "assign")
-}
-
-/// Navigates the page with `location.assign`. Callers pass only URLs that
-/// passed `safe_url::check` or scheme URLs the planner built.
-pub fn navigate(url: &str) -> Result<(), JsValue> {
-    let loc = global_get("location");
-    if !is_object(&loc) {
-        return Err(JsValue::from_str("there is no location to navigate in this runtime"));
-    }
-    loc.unchecked_ref::<Location>().assign(url)
 }
 
 /// 16 bytes from `crypto.getRandomValues`.

@@ -929,7 +929,9 @@ if (process.argv[2] === "--node") {
     for (const p of r.problems.slice(0, 20)) console.log(`  ${p}`);
     process.exitCode = 1;
   } else if (ONLY.size === ROWS.length) {
+    // A whole run: its table in README.md, its figures as the committed run.
     writeReadme(table);
+    writeFileSync(`${HERE}results/baseline.json`, JSON.stringify({ ...r, misses }, null, 1) + "\n");
   }
   if (misses.length) {
     console.log(`budgets missed (${misses.length}):`);
