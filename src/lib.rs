@@ -122,6 +122,12 @@ pub mod web;
 /// everything.
 pub(crate) const PAYMENT_MODULE: bool = cfg!(target_arch = "wasm32") && !cfg!(feature = "web-tools");
 
+/// Whether this is the mini-program module (wasm32 with `web-tools` and
+/// without `web-extra`, and its JavaScript build): only a mini-program
+/// imports it, so a payment there that finds no mini-program API is a
+/// mini-program page whose API global the module cannot see.
+pub(crate) const MINI_PROGRAM_MODULE: bool = cfg!(target_arch = "wasm32") && cfg!(feature = "web-tools") && !cfg!(feature = "web-extra");
+
 pub use action::{plan, Action, Options, Plan};
 pub use error::{Code, PayError, Problem};
 pub use json::Json;

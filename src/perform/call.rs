@@ -122,7 +122,7 @@ impl<V: Clone> Run<V> {
         };
         if !why.is_empty() {
             let msg = cat!(self.channel, " pays through the mini-program API's ", method, "(), ", why);
-            return self.fail(PayError::field(Code::WrongRuntime, "api", msg), None, out);
+            return self.fail(no_api(PayError::field(Code::WrongRuntime, "api", msg), w), None, out);
         }
         let global = global.to_string();
         let params = self.params();
@@ -130,4 +130,25 @@ impl<V: Clone> Run<V> {
         out.push(Cmd::CallApi(Box::new(ApiCall { global, method, params, complete })));
         self.phase = Phase::Calling;
     }
+}
+
+/// A payment refused for want of a mini-program API (`wrong_runtime` on
+/// `miniProgram`, the planner's, or on `api`, the call's) in the
+/// mini-program module, whose caller named neither `options.api` nor
+/// `options.runtime`: the page is a mini-program whose API global the
+/// module cannot see, so the refusal says how to hand the API over. Any
+/// other refusal, and every refusal in the other builds, as it is.
+pub fn no_api(e: PayError, w: &impl World) -> PayError {
+    if crate::MINI_PROGRAM_MODULE
+        && e.code == Code::WrongRuntime
+        && matches!(e.field.as_deref(), Some("miniProgram" | "api"))
+        && w.unnamed()
+    {
+        return PayError::field(
+            Code::WrongRuntime,
+            "api",
+            "pay() found no mini-program API: pass the runtime's API object as pay(payment, { api }), or name its global in the profile (profile.wallet1.miniProgramGlobal, profile.wallet2.miniProgramGlobal) where the page can reach the global object",
+        );
+    }
+    e
 }

@@ -27,6 +27,9 @@ impl World for Page {
     fn api_has(&self, _: &str, _: &str) -> bool {
         false
     }
+    fn unnamed(&self) -> bool {
+        true
+    }
 }
 
 fn kinds(cmds: &[Cmd<u32>]) -> Vec<String> {

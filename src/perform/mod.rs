@@ -39,6 +39,7 @@ use crate::runtime::Host;
 
 mod answer;
 mod call;
+pub use call::no_api;
 #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
 mod cardnet;
 #[cfg(test)]
@@ -114,6 +115,9 @@ pub trait World {
     /// Whether the mini-program API (`options.api`, else
     /// `globalThis[global]`) has `method`.
     fn api_has(&self, global: &str, method: &str) -> bool;
+    /// Whether the caller named neither `options.api` nor `options.runtime`
+    /// (a getter that throws names it), as the mini-program module asks.
+    fn unnamed(&self) -> bool;
 }
 
 /// Leaves for `url`: the event `navigating`, then [`Out::navigate`]; out

@@ -32,6 +32,9 @@ impl World for Fake {
     fn api_has(&self, _: &str, _: &str) -> bool {
         self.api
     }
+    fn unnamed(&self) -> bool {
+        true
+    }
 }
 
 fn page() -> Fake {
@@ -329,4 +332,13 @@ fn wait_for_bridge_alone_looks_once_more_at_the_time_out() {
     let (wait, out) = BridgeWait::start::<u32>("B".into(), "BReady".into(), 50, &none);
     assert_eq!(kinds(&out), ["fail wrong_runtime"]);
     assert_eq!(wait.waiting(), None);
+}
+
+#[test]
+fn only_the_mini_program_module_words_a_missing_api_for_a_bare_caller() {
+    // The host build is no mini-program module: every refusal stays as it
+    // is, even for a caller that named neither `api` nor `runtime`.
+    let e = PayError::field(Code::WrongRuntime, "miniProgram", "the planner's words");
+    let same = super::no_api(e, &page());
+    assert_eq!((same.code, same.field.as_deref(), same.message.as_str()), (Code::WrongRuntime, Some("miniProgram"), "the planner's words"));
 }

@@ -61,7 +61,7 @@ pub fn start(payment: JsValue, options: JsValue, idle: bool, out: &Array, number
                     let run = Run::start_into(plan, opts, host, confirm, &Page(&options), &mut Encode(out, &payment, &options));
                     return Some((id, Flight { run, payment, options, _slot: Some(slot) }));
                 }
-                Err(e) => Some(e),
+                Err(e) => Some(crate::perform::no_api(e, &Page(&options))),
             }
         }
     };

@@ -80,6 +80,11 @@ impl World for Page<'_> {
     fn api_has(&self, global: &str, method: &str) -> bool {
         env::has_method(&self.api(global), method)
     }
+    fn unnamed(&self) -> bool {
+        let named =
+            |k: &str| !matches!(js_sys::Reflect::get(self.0, &JsValue::from_str(k)), Ok(v) if env::kind(&v) == env::kind::UNDEFINED);
+        !env::is_object(self.0) || !(named("api") || named("runtime"))
+    }
 }
 
 /// What happened, as the shim feeds it (`kind`, a [`Feed`]), to the full

@@ -213,35 +213,8 @@ export const readLaunchOptions = bound("readLaunchOptions");
 export const launchAppButton = bound("launchAppButton");
 export const __debugCounts = () => countsOf(current("__debugCounts"));
 
-/**
- * A `wrong_runtime` of a payment given no `api` and no `runtime`, where the
- * profile's names found no mini-program API: the page is a mini-program
- * (it imported this module) whose API global this module cannot see.
- */
-function noApi(e, options) {
-  let bare = true;
-  try {
-    bare = !options || (options.api === undefined && options.runtime === undefined);
-  } catch (_) {
-    // a throwing getter: the error as it was
-    bare = false;
-  }
-  if (!bare || !(e instanceof PayError) || e.code !== "wrong_runtime" || (e.field !== "miniProgram" && e.field !== "api")) return e;
-  return new PayError(
-    "pay() found no mini-program API: pass the runtime's API object as pay(payment, { api }), or name its global in the profile (profile.wallet1.miniProgramGlobal, profile.wallet2.miniProgramGlobal) where the page can reach the global object",
-    "wrong_runtime",
-    "api",
-    undefined,
-    e,
-  );
-}
-
 /** Plans and performs a payment through `options.api` (the mini-program's API object). */
 export function pay(payment, options) {
   if (!loading) return Promise.reject(notReady("pay() was called before ready({ wasmPath }) (or ready({ wasmJs })) was called"));
-  return loading
-    .then(() => perform(bindings, payment, options))
-    .catch((e) => {
-      throw noApi(e, options);
-    });
+  return loading.then(() => perform(bindings, payment, options));
 }
