@@ -14,9 +14,11 @@
 //!   tested on the host; `src/web/` (wasm32 only) decodes each export's
 //!   arguments (`convert.rs`), calls the core, encodes the answer, and makes
 //!   every error the `PayError` class (`error.rs`). What the core needs
-//!   of the runtime (reading JSON text, judging an internationalized host)
-//!   it asks through one port, `platform.rs`, which the edge implements:
-//!   the core never names `web` (tests/tools/layout.mjs). Platform objects are
+//!   of the runtime it asks through two ports, which the edge implements:
+//!   `platform.rs` (reading JSON text, judging an internationalized host)
+//!   and `perform::World` (what a run asks of the page: is the bridge there,
+//!   is the page visible; `web/protocol.rs` `Page`). The core never names
+//!   `web` (tests/tools/layout.mjs). Platform objects are
 //!   reached through the global object the entry gives (`env.rs`; `{}` in a
 //!   runtime with none, `www/lib/globals.js`). `www/lib/` loads and re-exports; it decides
 //!   nothing.
@@ -41,14 +43,18 @@
 //!   `__step` (`web/table.rs`); the one driver, `drive` in
 //!   `www/lib/perform.js`, performs them in a page, in Node and in a
 //!   mini-program. Every way a run ends is a core command (`Done`, `Fail`,
-//!   `Resolve`, `Found`, `Explain`, `HandOff`), refusals included
-//!   (`perform::busy`, `perform::refuse`). Nothing in the crate polls a
+//!   `FailCaused`, `Resolve`, `Found`, `Explain`, `HandOff`), and so is a
+//!   payment's refusal to start (`perform::busy`, `perform::refuse`); the
+//!   other flows' start exports check their arguments in the edge and
+//!   throw the `PayError` before any run exists, which `drive` rejects
+//!   with. Nothing in the crate polls a
 //!   future or holds a timer or listener of its own: every wait is a
 //!   command the driver performs.
 //!
 //!   Following `pay()` to the wallet's call and back: `www/lib/index.js`
-//!   `pay` hands `perform.js` `drive` the start `bg.__payStart(payment,
-//!   options)`; `web/table.rs` `pay_start` gives the run its number and
+//!   `pay`, once the payment module is loaded (`whenLoaded`), calls
+//!   `perform.js` `perform`, which hands `drive` the start
+//!   `bg.__payStart(payment, options)`; `web/table.rs` `pay_start` gives the run its number and
 //!   `web/pay.rs` `start` claims the payment slot, plans
 //!   (`action.rs`) and starts `perform::Run`, whose commands
 //!   (`perform/io.rs`, named as `Out`'s methods) `web/protocol.rs` `Encode` writes for the shim;
@@ -57,7 +63,8 @@
 //!   (`table.rs` `step`, then `pay.rs` `Flight::step`, which calls the
 //!   run's method for each input: `Run::returned`, `event`, `timer`,
 //!   `callback`),
-//!   until `Done` or `Fail` ends the run; having performed the end the
+//!   until `Done` or `Fail` ends the run (written `[Resolve, result]`
+//!   and `[Reject, error]`, `Encode::done` and `fail`); having performed the end the
 //!   driver feeds `Release` and the run leaves the table, freeing the
 //!   slot.
 //!   Host tests drive every rule and fault with a fake world

@@ -2,8 +2,9 @@
 //! ([`Cmd`]) and the inputs it is fed ([`Input`]), with their parts. Every
 //! flow speaks this one vocabulary: a payment ([`super::Run`]), a bridge
 //! wait ([`super::BridgeWait`]), the card-network flow
-//! ([`super::CardnetRun`]) and a call of the authentication client
-//! ([`super::VerifyRun`]).
+//! ([`super::CardnetRun`]), a call of the authentication client
+//! ([`super::VerifyRun`]), a notification's check ([`super::NoticeRun`])
+//! and a watch of a payment ([`super::WatchRun`]).
 
 use super::wire::Timer;
 use crate::error::PayError;

@@ -7,8 +7,8 @@
 //! with commands, written through [`Out`] (its methods, or [`Cmd`]s
 //! pushed): listen for an event, set a timer, call the bridge or the
 //! mini-program API, navigate, report an event, end. The package's shim
-//! (`www/lib/perform.js`) performs them; the wasm edge (`web/pay.rs`) is
-//! the translation between the two. Host tests drive it with a fake world.
+//! (`www/lib/perform.js`) performs them; the wasm edge steps the run
+//! (`web/pay.rs`), its commands written and inputs read by `web/protocol.rs`. Host tests drive it with a fake world.
 //!
 //! Protocol: a command that can fail or answer later (`Navigate`,
 //! `CallBridge`, `CallApi`, `Await`) is the last of its batch, and its

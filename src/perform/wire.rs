@@ -1,5 +1,6 @@
-//! The wire between a module's edges (`web/protocol.rs` writes, and
-//! `web/table.rs`'s one step export reads) and the shim that performs their commands
+//! The wire between a module's edges (`web/protocol.rs` writes the
+//! commands and reads the inputs that `web/table.rs`'s one step export is
+//! fed) and the shim that performs their commands
 //! (`www/lib/perform.js`), declared once: every operation a command may
 //! carry, every kind of input the shim may feed back, and what the query
 //! `Counts` answers.

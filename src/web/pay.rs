@@ -1,6 +1,6 @@
-//! `pay()` in the wasm build: the translation between the core that
-//! decides ([`crate::perform`]) and the shim that performs
-//! (`www/lib/perform.js`).
+//! `pay()` in the wasm build: starts and steps the core's run
+//! ([`crate::perform`]) for the shim that performs (`www/lib/perform.js`);
+//! [`super::protocol`]'s `Encode` writes the run's commands.
 //!
 //! `__payStart(payment, options)` ([`start`]) claims the one payment slot
 //! (`busy`) and plans (a payment that cannot start answers the command

@@ -22,7 +22,7 @@
 //! | `[Await, f, x, y, token]` | `f(x, y)` (`confirm(payment, hint)`, `order(code, detail)`, a client's hook, `transport(request)`, `fetch(url, init)`, `response.text()`), its settling fed as `[Settled, [token, v]]` or `[Rejected, [token, e, threw]]` |
 //! | `[Resolve, value, event]`, `[Reject, error]` | reports `event` (when given) with the value as its detail, then resolves; rejects; the run's listeners and timers go |
 //! | `[Explain, error]` (run 0, the payment module's bad input) | rejects with the error as the full module words it (`__explain`), or as it is where that module does not load |
-//! | `[HandOff, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there with `__confirmStart(payment, options, hint, ms)`, this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
+//! | `[HandOff, hint, ms, error]` (the payment module, with `confirm`) | loads the full module and goes on there (`www/lib/flows.js` `__confirm`, which starts `__confirmStart(payment, options, hint, ms)`), this run ended after that one; where it does not load, ends the run and rejects with `error` (`confirm_failed`, `hint` its `result`), the load's error its `cause` |
 //! | `[Preload]` (the payment module, with `confirm`) | starts loading the full module (a failure is `HandOff`'s) |
 //!
 //! A run that cannot start (busy, or bad input where it is worded)

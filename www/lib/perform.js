@@ -1,4 +1,4 @@
-// pay() and the one driver of every run: the shim that performs what the core decides
+// perform(), a payment's start, and drive(), the one driver of every run: the shim that performs what the core decides
 // (src/perform; src/web/protocol.rs writes the commands). It listens, sets timers,
 // calls the bridge or the mini-program API, navigates and reports events
 // when told to, and feeds back what happened; it decides nothing. The
@@ -105,7 +105,8 @@ export function drive(start, bg, onEvent, more) {
     function run(cmds) {
       for (const c of cmds) {
         // Each value read by its name (W: www/lib/protocol.js, generated
-        // from the declaration in src/perform/wire.rs), never by position.
+        // from the declaration in src/perform/wire.rs), never by position;
+        // the operation is each command's first element, `[op, ...values]`.
         const op = c[0];
         if (op == W.OP_EMIT) emit(c[W.EMIT_TYPE], c[W.EMIT_DETAIL]);
         else if (op == W.OP_LISTEN) {
