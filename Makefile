@@ -389,7 +389,8 @@ size: pkg
 
 ## paybridge beside pingpp-js, measured in one run (tests/bench/README.md):
 ## builds the release package, prints the table, writes
-## tests/bench/results/latest.json and the README's table, and exits non-zero
+## tests/bench/results/latest.json (after a whole run also the README's
+## table and the committed results/baseline.json), and exits non-zero
 ## when a budget is missed. Not part of `make test` (slow, timing-dependent).
 ## BENCH_LOADS=30 page loads per module, flow and mode; BENCH_ALLOW_MISS=1.
 bench: pkg setup-browser

@@ -36,18 +36,19 @@
 //!   await a hook or a request under a time-out, navigate, report, end;
 //!   `perform/hooks.rs` writes that await and its failure once, one error
 //!   code per kind of hook).
-//!   The wasm edge (`web/pay.rs` for payments, `web/runs.rs` for the rest)
-//!   writes the commands for the shim and reads its inputs
-//!   (`web/protocol.rs`); every run of a module, payments and the rest,
+//!   The wasm edge starts the runs (`web/pay.rs` a payment; `wait.rs`,
+//!   `authorize.rs`, `auth.rs`, `auth_tools.rs` the rest) and steps them
+//!   (`web/pay.rs`, `web/runs.rs`); `web/protocol.rs` writes the commands
+//!   for the shim and reads its inputs; every run of a module, payments and the rest,
 //!   is kept in its one run table and fed through its one step export,
 //!   `__step` (`web/table.rs`); the one driver, `drive` in
 //!   `www/lib/perform.js`, performs them in a page, in Node and in a
 //!   mini-program. Every way a run ends is a core command (`Done`, `Fail`,
-//!   `FailCaused`, `Resolve`, `Found`, `Explain`, `HandOff`), and so is a
-//!   payment's refusal to start (`perform::busy`, `perform::refuse`); the
-//!   other flows' start exports check their arguments in the edge and
-//!   throw the `PayError` before any run exists, which `drive` rejects
-//!   with. Nothing in the crate polls a
+//!   `FailCaused`, `Resolve`, `Found`, `Explain`, `HandOff`), and so is the
+//!   refusal to start of a payment (`perform::busy`, `perform::refuse`)
+//!   and of `cardnetPay` (busy); the other start exports check their
+//!   arguments in the edge and throw the `PayError` before any run exists,
+//!   which `drive` rejects with. Nothing in the crate polls a
 //!   future or holds a timer or listener of its own: every wait is a
 //!   command the driver performs.
 //!
@@ -63,8 +64,8 @@
 //!   (`table.rs` `step`, then `pay.rs` `Flight::step`, which calls the
 //!   run's method for each input: `Run::returned`, `event`, `timer`,
 //!   `callback`),
-//!   until `Done` or `Fail` ends the run (written `[Resolve, result]`
-//!   and `[Reject, error]`, `Encode::done` and `fail`); having performed the end the
+//!   until `Done` or `Fail` ends the run (written `[Resolve, result,
+//!   event]` and `[Reject, error]`, `Encode::done` and `fail`); having performed the end the
 //!   driver feeds `Release` and the run leaves the table, freeing the
 //!   slot.
 //!   Host tests drive every rule and fault with a fake world

@@ -1,6 +1,8 @@
 //! Awaiting a caller's function under a time-out, written once for every
 //! run: the awaited call ([`ask`]: a [`Timer::Await`] then the
-//! [`Cmd::Await`]) and what its failure is ([`failed`]): a function that
+//! [`Cmd::Await`]; a watch's `ask` too) and what its failure is
+//! ([`failed`]; a watch's failed ask is not a failure of the run, which
+//! asks again: `perform/watch.rs`): a function that
 //! throws, whose promise rejects, or that outlives its time-out fails the
 //! run with one code per kind of function ([`Awaited::code`]), `field`
 //! naming it and the thrown value kept as the error's `cause`.

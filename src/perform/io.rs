@@ -105,7 +105,8 @@ pub enum Cmd<V> {
     /// (`crate::error::WORDED`): the module that words it is asked to,
     /// then the run ends rejecting with it.
     Explain(PayError),
-    /// The run's answer, with no event: the authentication client's outcome.
+    /// The run's answer, with no event: the authentication client's
+    /// outcome, a notification's check, a watch's result.
     #[cfg(any(not(target_arch = "wasm32"), feature = "web-extra"))]
     Resolve(Json),
     /// The run's answer, with no event: the global the bridge wait found

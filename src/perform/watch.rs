@@ -14,7 +14,8 @@
 //! ask that failed (threw, rejected, answered no status, or did not answer
 //! within `timeoutMs`), the next ask waits `intervalMs`, doubling up to
 //! `maxIntervalMs`; an answer whose ask is not the one awaited (its
-//! time-out passed) changes nothing; one ask at a time; the run ends only
+//! time-out passed) changes nothing; one ask awaited at a time (one that outlived
+//! `timeoutMs` may still answer, unheard); the run ends only
 //! on a final word, on `stopAfterMs`, or when `signal` aborts, and then
 //! holds no timer or listener.
 
@@ -163,8 +164,7 @@ impl WatchRun {
     fn ask<V>(&mut self, out: &mut impl Out<V>) {
         self.asks += 1;
         self.waiting = Waiting::Asking;
-        out.set_timer(Timer::Await, self.opts.timeout_ms);
-        out.push(Cmd::Await(self.asks, Hook::Ask));
+        super::hooks::ask(out, self.asks, Hook::Ask, self.opts.timeout_ms);
     }
 
     /// Answers one input. Inputs after the end change nothing.

@@ -252,7 +252,7 @@ wire! {
     /// The timers of a run, by what they wait for. The shim hands a
     /// timer's number back as a `SetTimer` command gave it (`Feed::Timer`).
     pub enum Timer {
-        /// The bridge-ready wait (`timeoutMs`).
+        /// The bridge-ready wait (`timeoutMs`); a watch's `stopAfterMs`.
         Ready = 0,
         /// The wallet's answer (`callbackTimeoutMs`).
         Answer = 1,
@@ -261,9 +261,11 @@ wire! {
         /// The scheme URL's fallback (`fallbackAfterMs`).
         Fallback = 3,
         /// An awaited call (`confirmTimeoutMs` for `confirm` and `order`, the
-        /// client's `timeoutMs` for its hooks and requests).
+        /// client's `timeoutMs` for its hooks and requests, a watch's
+        /// `timeoutMs` for its `ask`).
         Await = 4,
-        /// The authentication client's pause between tries.
+        /// The authentication client's pause between tries; a watch's
+        /// between asks.
         Sleep = 5,
     }
 }

@@ -1,7 +1,7 @@
 //! The protocol between the wasm edges that run the core
 //! ([`crate::perform`]: `pay()` in [`super::pay`]; `waitForBridge()`,
-//! `cardnetPay()`, the authentication client and `verifyNotification()` in
-//! `web::runs`, the full module's) and the shim that performs (`www/lib/perform.js`).
+//! `cardnetPay()`, the authentication client, `verifyNotification()` and
+//! `watchPayment()` in `web::runs`, the full module's) and the shim that performs (`www/lib/perform.js`).
 //!
 //! A run starts with `[run, ...commands]` and is fed with the module's one
 //! step export, `__step(run, kind, value)` ([`super::table`]), which
@@ -14,7 +14,7 @@
 //! | command | the shim |
 //! | --- | --- |
 //! | `[Emit, type, detail]` | calls `onEvent({ type, at, detail })` |
-//! | `[Listen, key, event, target]`, `[Unlisten, key, event]` | adds, removes a listener on `target` (`key`: 0 the document, 1 `globalThis`, 2 the `signal` option) that feeds `[Event, event]` |
+//! | `[Listen, key, event, target]`, `[Unlisten, key, event]` | adds, removes a listener on `target` (`key`: 0 the document, 1 `globalThis`; a watch's `signal` option `"signal"` and its run's number, `web/runs.rs`) that feeds `[Event, event]` |
 //! | `[SetTimer, timer, ms]`, `[ClearTimer, timer]` | sets (feeds `[Timer, timer]`), clears a timer |
 //! | `[Navigate, location, url]` | `location.assign(url)` |
 //! | `[CallBridge, bridge, method, op, params]` | `bridge[method](op, params, cb)`; `cb` feeds `[Success, v]` |

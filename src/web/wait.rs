@@ -52,7 +52,8 @@ pub fn wait_start(name: JsValue, ready_event: JsValue, options: JsValue) -> Resu
 }
 
 /// `__watchStart(ask, options?) -> [run, ...commands]`: `watchPayment`,
-/// whose promise the shim's driver settles (`www/lib/flows.js`), as a run
+/// whose promise the shim's driver settles (`drive`, `www/lib/perform.js`;
+/// `www/lib/flows.js` starts it), as a run
 /// of [`WatchRun`] fed by `__step`. A bad argument throws its
 /// `PayError` (`ask`, or the option named), which rejects the promise; a
 /// `signal` that has aborted already ends the watch before its first ask.

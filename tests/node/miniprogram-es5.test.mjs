@@ -192,9 +192,12 @@ test("pay(payment, { api }) maps every trade-pay result code through the profile
   }
   // pay() with no `api`, where no global object shows the runtime's API:
   // nothing to call, a PayError and not a crash.
+  // The module says how to hand the API over (perform::no_api).
   await assert.rejects(pb.pay({ pay_channel: "wallet1_lite", pay_info: { tradeNO: "T1" } }), (e) => {
     assert.equal(e.name, "PayError");
     assert.equal(e.code, "wrong_runtime");
+    assert.equal(e.field, "api");
+    assert.match(e.message, /^pay\(\) found no mini-program API: pass the runtime's API object as pay\(payment, \{ api \}\)/);
     return true;
   });
 });

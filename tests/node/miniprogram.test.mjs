@@ -364,8 +364,13 @@ function suite(name, { webAssembly, readyOptions }) {
       await rejectsWith(mp.pay(wallet2Payment), "wrong_runtime", "api", fits);
       await rejectsWith(mp.pay(wallet1Payment), "wrong_runtime", "api", fits);
       await rejectsWith(mp.pay(wallet1Payment, {}), "wrong_runtime", "api", fits);
-      // An api object without the method: the core's own words.
-      await rejectsWith(mp.pay(wallet2Payment, { api: {} }), "wrong_runtime", "api");
+      await rejectsWith(mp.pay(wallet2Payment, { api: undefined }), "wrong_runtime", "api", fits);
+      // An api named, even as null or by a getter that throws: the core's own words.
+      const own = (e) => assert.doesNotMatch(e.message, /found no mini-program API/);
+      await rejectsWith(mp.pay(wallet2Payment, { api: {} }), "wrong_runtime", "api", own);
+      await rejectsWith(mp.pay(wallet2Payment, { api: null }), "wrong_runtime", "api", own);
+      const throwing = Object.defineProperty({}, "api", { enumerable: true, get: () => { throw new Error("no api here"); } });
+      await rejectsWith(mp.pay(wallet2Payment, throwing), "wrong_runtime", "api", own);
       // A runtime stated by the caller keeps the planner's answer.
       await rejectsWith(mp.pay(wallet1Payment, { runtime: { host: "browser" } }), "wrong_runtime", "miniProgram");
     });

@@ -105,6 +105,10 @@ test("detectRuntime reads user agents and mini-program globals", () => {
 test("pay in Node without a wallet reports wrong_runtime, never hangs", async () => {
   await assert.rejects(pb.pay({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }), (e) => e instanceof pb.PayError && e.code === "wrong_runtime");
   await assert.rejects(pb.pay({ pay_channel: "wallet2_lite", pay_info: { timeStamp: "1", nonceStr: "n", package: "p", signType: "RSA", paySign: "s" } }), (e) => e.code === "wrong_runtime" && e.field === "api");
+  // Node is no mini-program: the planner's and the call's own words, not the
+  // mini-program module's "found no mini-program API".
+  await assert.rejects(pb.pay({ pay_channel: "wallet1_lite", pay_info: { tradeNO: "T" } }), (e) => e.field === "miniProgram" && /options\.miniProgram/.test(e.message));
+  await assert.rejects(pb.pay({ pay_channel: "wallet2_lite", pay_info: { timeStamp: "1", nonceStr: "n", package: "p", signType: "RSA", paySign: "s" } }), (e) => !/found no mini-program API/.test(e.message));
   await assert.rejects(pb.pay({ pay_channel: "nope" }), (e) => e.code === "unsupported_channel");
 });
 

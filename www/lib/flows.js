@@ -18,7 +18,7 @@ import { awaited } from "./perform.js";
  * The full module's bindings `bg`, with its runs as the package exports
  * them: `cardnetPay`, `AuthClient` (each method a run),
  * `verifyNotification`, `waitForBridge` and `watchPayment`, which answer
- * promises and never throw. Every other
+ * promises (in a page, `www/lib/api.js` throws `not_ready` before `ready()`). Every other
  * binding is `bg`'s own. `drive` and `onEventOf` are perform.js's, handed
  * in by the entry.
  */

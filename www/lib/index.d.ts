@@ -758,8 +758,9 @@ export interface WatchOptions {
  * Asks the merchant's server for a payment's status (`ask()`: a status
  * string, or an object with `status`) until its word is final: `paid` or
  * `succeeded` (paid), `closed` (nothing was charged). Every other word, and
- * an ask that fails, is "not paid yet": asked again at once, then after
- * `intervalMs`, doubling up to `maxIntervalMs`. For the page that comes
+ * an ask that fails, is "not paid yet": the first ask at once (or after
+ * `firstAfterMs`), each next one after `intervalMs`, doubling up to
+ * `maxIntervalMs`. For the page that comes
  * back after a wallet, a cashier or a reload, and after a `pay()` that did
  * not end `succeeded`: start it on every page load. In a page, after
  * `ready()` (the full module); a bad argument rejects with PayError

@@ -1,7 +1,8 @@
-//! The driver of one operation of the authentication client, free of I/O.
+//! One operation of the authentication client, free of I/O: its rules.
 //!
 //! A [`Call`] says what to do next ([`Step`]) and is told what happened
-//! ([`Event`]); the edge does the signing, sending, verifying and sleeping.
+//! ([`Event`]); `perform::VerifyRun` turns its steps into commands (sign,
+//! send, verify, sleep), which the shim's `drive` performs.
 //! The rules it follows:
 //!
 //! - A `cardcheck` or `namecheck` is validated first (every problem at once)
