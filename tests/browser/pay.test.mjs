@@ -18,8 +18,12 @@ test("wallet1 bridge present before pay(): tradePay with tradeNO, result mapped"
     const profile = pb.defaultProfile();
     window[profile.wallet1.bridge] = { call: (name, params, cb) => { seen.push([name, params]); cb({ resultCode: "9000", memo: "ok" }); } };
     const result = await pb.pay(p, { onEvent: record });
-    return { result, seen, events: events.map((e) => e.type) };
+    const said = events.filter((e) => e.type === "bridge_ready" || e.type === "called").map((e) => [e.type, e.detail]);
+    return { result, seen, events: events.map((e) => e.type), said, bridge: profile.wallet1.bridge };
   }, wallet1Pub);
+  // One member as the detail (Encode::said; the full module's runs write it
+  // alike through Out::said's default: tests/node/authorize.test.mjs).
+  assert.deepEqual(r.said, [["bridge_ready", { bridge: r.bridge }], ["called", { method: "tradePay" }]]);
   assert.deepEqual(r.seen, [["tradePay", { tradeNO: "T100" }]]);
   assert.equal(r.result.status, "succeeded");
   assert.equal(r.result.code, "9000");

@@ -456,6 +456,7 @@ async function withLocation(f) {
 test("cardnetPay orders with a fresh code and goes to the checked pay_url", async () => {
   await withLocation(async (went) => {
     const events = [];
+    const said = {};
     const calls = [];
     const cbUrl = `https://shop.example/cn/cb?state=${STATE}&respCode=00&userAuthCode=uac%2B1`;
     const r = await pb.cardnetPay(cbUrl, {
@@ -465,8 +466,15 @@ test("cardnetPay orders with a fresh code and goes to the checked pay_url", asyn
         calls.push([code, info]);
         return cardnetPayment();
       },
-      onEvent: (e) => events.push(e.type),
+      onEvent: (e) => {
+        events.push(e.type);
+        if (e.type === "called" || e.type === "navigating") said[e.type] = e.detail;
+      },
     });
+    // One member as the detail, as a payment's own run writes it
+    // (tests/browser/pay.test.mjs): this flow's run writes it through
+    // Out::said's default, the payment module's through Encode::said.
+    assert.deepEqual(said, { called: { method: "order" }, navigating: { url: CASHIER } });
     assert.deepEqual(calls, [["uac+1", { userAuthCode: "uac+1", expiresAt: NOW + TTL }]]);
     assert.deepEqual(went, [CASHIER]);
     assert.equal(r.status, "redirected");
