@@ -72,6 +72,9 @@ pub struct WatchOptions {
     pub stop_after_ms: Option<u32>,
     /// Whether `options.signal` is there to listen to.
     pub signal: bool,
+    /// Whether that signal had aborted already when the watch began (a
+    /// fact of the page, not an option: the edge reads it).
+    pub aborted: bool,
 }
 
 impl WatchOptions {
@@ -107,6 +110,7 @@ impl WatchOptions {
             timeout_ms: ms("timeoutMs", 15000, 1)?,
             stop_after_ms,
             signal,
+            aborted: false,
         })
     }
 }
@@ -138,8 +142,8 @@ impl WatchRun {
     /// (at once, or after `firstAfterMs`).
     pub fn start<V>(opts: WatchOptions, out: &mut impl Out<V>) -> WatchRun {
         let mut run = WatchRun { next_ms: opts.interval_ms, opts, asks: 0, last: None, waiting: Waiting::Sleeping };
-        // Stopped before it started (a signal that has aborted already).
-        if run.opts.stop_after_ms == Some(0) {
+        // Stopped before it started.
+        if run.opts.aborted {
             run.end(false, out);
             return run;
         }

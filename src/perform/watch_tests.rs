@@ -167,7 +167,7 @@ fn stops_on_its_deadline_or_its_signal_saying_not_paid_yet() {
     assert_eq!(end.get("final"), Some(&Json::Bool(false)));
     // Aborted before it started: it ends at once, asking nothing.
     let mut o = opts(&[], true).unwrap();
-    o.stop_after_ms = Some(0);
+    o.aborted = true;
     let (run, cmds) = start(o);
     assert!(run.over() && asked(&cmds).is_none() && ended(&cmds).is_some());
 }

@@ -87,10 +87,7 @@ pub fn watch_start(ask: JsValue, options: JsValue) -> Result<Array, JsValue> {
     }
     let field = |name: &str| read.iter().find(|(n, _)| *n == name).and_then(|(_, v)| v.clone());
     let mut opts = WatchOptions::read(field, listens).map_err(|e| err(&e))?;
-    let aborted = listens && super::env::get(&signal, "aborted").is_truthy();
-    if aborted {
-        opts.stop_after_ms = Some(0);
-    }
+    opts.aborted = listens && super::env::get(&signal, "aborted").is_truthy();
     let o = options.clone();
     let a = ask.clone();
     Ok(begin_numbered(|id| Hooks::Watch(&options, &ask, id), |w| Flow::Watch(Box::new(WatchRun::start(opts, w)), o, a)))
