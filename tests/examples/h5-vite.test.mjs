@@ -70,10 +70,18 @@ after(async () => {
 async function payThrough(url, button) {
   const page = await browser.newPage();
   const errors = [];
-  const lines = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  // The page's log, across the navigations (console.info of each line).
-  page.on("console", (m) => m.type() === "info" && lines.push(m.text()));
+  // The page's log (its console.info lines), kept in the tab's
+  // sessionStorage as each line is written: a console message written
+  // in the task that starts a navigation may reach the test after its
+  // page is gone, and be dropped, though the page wrote it.
+  await page.addInitScript(() => {
+    const info = console.info;
+    console.info = (...args) => {
+      sessionStorage.setItem("log", (sessionStorage.getItem("log") ?? "") + args.join(" ") + "\n");
+      info.apply(console, args);
+    };
+  });
   await page.goto(url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 30_000 });
   await Promise.all([page.waitForURL((u) => u.href.startsWith(`${sandbox.url}/sim/wallet1/cashier`)), page.click("#pay")]);
@@ -82,7 +90,9 @@ async function payThrough(url, button) {
   await Promise.all([page.waitForURL((u) => u.href.startsWith(url)), page.click("text=Return to the merchant")]);
   await page.waitForSelector("#status[data-status]", { timeout: 30_000 });
   const shown = await page.textContent("#status");
-  const log = lines.join("\n");
+  // Back on the page's origin, its sessionStorage holds every line
+  // written before and after the cashier.
+  const log = await page.evaluate(() => sessionStorage.getItem("log") ?? "");
   assert.deepEqual(errors, []);
   await page.close();
   return { shown, log };
@@ -99,8 +109,9 @@ for (const mode of ["dev", "preview"]) {
       const paid = await payThrough(server.url, "pay");
       assert.equal(paid.shown, "paid", paid.log);
       assert.match(paid.log, /^plan \{"kind":"redirect"/m);
-      // The result event comes in the same task as the navigation; a
-      // line logged after pay() resolves may be lost with the page.
+      // The result event comes in the same task as the navigation (kept
+      // by sessionStorage); a line logged after pay() resolves may be
+      // lost with the page.
       assert.match(paid.log, /^result \{"status":"redirected"/m);
       const cancelled = await payThrough(server.url, "cancel");
       assert.equal(cancelled.shown, "not paid", cancelled.log);
