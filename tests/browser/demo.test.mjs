@@ -128,9 +128,12 @@ test("H5, wallet1 web with appFallback app: a redirect to the app's scheme addre
   const page = await open("/demo/h5.html");
   const schemes = [];
   page.on("request", (r) => r.url().startsWith("wallet1:") && schemes.push(r.url()));
+  // The request's event may come after the page shows "redirected".
+  const scheme = page.waitForRequest((r) => r.url().startsWith("wallet1:"), { timeout: 10000 });
   await page.check("input[name=wap-fallback][value=app]");
   await page.click("#wap-pay");
   await resultIs(page, "#wallet1_wap", "redirected");
+  await scheme;
   const plan = JSON.parse(await page.locator("#wallet1_wap [data-role=plan] pre").textContent());
   assert.match(plan.url, /^wallet1:\/\/platformapi\/startapp\?saId=10000007&qrcode=http%3A%2F%2F127\.0\.0\.1/);
   assert.deepEqual(schemes, [plan.url]);
@@ -214,7 +217,7 @@ test("life account (wallet1_pub): authorize, exchange, order, pay through the br
 
   // The bridge never comes: bridge_timeout after the page's 5 s.
   await payInMode(page, "never");
-  await resultIs(page, "#life", "bridge_timeout", 10000);
+  await resultIs(page, "#life", "bridge_timeout", 20000);
   assert.ok((await logKinds(page, "#life")).includes("timeout"));
   await page.screenshot({ path: join(SHOTS, "life-never.png"), fullPage: true });
 

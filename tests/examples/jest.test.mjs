@@ -15,7 +15,7 @@ test("examples/jest: jest passes every test of both files", { timeout: 10 * 60_0
   const report = join(dir, "node_modules/.jest-report.json");
   rmSync(report, { force: true });
   try {
-    execFileSync(process.execPath, ["node_modules/jest/bin/jest.js", "--ci", "--json", `--outputFile=${report}`], {
+    execFileSync(process.execPath, ["node_modules/jest/bin/jest.js", "--ci", "--testTimeout=30000", "--json", `--outputFile=${report}`], {
       cwd: dir,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],

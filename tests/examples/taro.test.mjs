@@ -103,7 +103,7 @@ function element(page, id) {
 const text = (page, id) => (element(page, id)?.cn || []).map((c) => c.v).join("");
 
 async function tap(page, id) {
-  const el = await until(() => element(page, id), 5000, `#${id} rendered`);
+  const el = await until(() => element(page, id), 20000, `#${id} rendered`);
   const target = { id, dataset: { sid: el.sid } };
   page.eh({ type: "tap", timeStamp: Date.now(), target, currentTarget: target, detail: {} });
 }
@@ -112,7 +112,7 @@ for (const [type, kind] of Object.entries(TARGETS)) {
   test(`${type}: the control build (no paybridge) launches and taps in the emulation`, async () => {
     const { page, errors } = await launch({ dir: join(control, "dist", type), kind, es5: kind === "wallet1" });
     await tap(page, "pay");
-    assert.equal(await until(() => text(page, "status"), 5000, "the control's status"), "tapped");
+    assert.equal(await until(() => text(page, "status"), 20000, "the control's status"), "tapped");
     assert.deepEqual(errors, []);
   });
 
@@ -138,7 +138,7 @@ for (const [type, kind] of Object.entries(TARGETS)) {
         const i = after.indexOf("paying");
         return i >= 0 && after.slice(i + 1).find((s) => s !== "paying");
       };
-      assert.equal(await until(result, 5000, `the status for ${JSON.stringify(answer)}`), status, JSON.stringify(answer));
+      assert.equal(await until(result, 20000, `the status for ${JSON.stringify(answer)}`), status, JSON.stringify(answer));
     }
     assert.equal(api.seen.length, answers.length);
     // Which module loaded: the JavaScript build in the bundle (no .wasm
@@ -159,7 +159,7 @@ for (const [type, kind] of Object.entries(TARGETS)) {
     // project that imports it would have its compiler transpile it).
     const { page, api, errors } = await launch({ dir: out, kind });
     await tap(page, "pay");
-    const status = await until(() => text(page, "status") !== "paying" && text(page, "status"), 5000, "the root import's answer");
+    const status = await until(() => text(page, "status") !== "paying" && text(page, "status"), 20000, "the root import's answer");
     assert.match(status, /^PayError\/PayError not_ready: .*paybridge\/miniprogram/);
     assert.equal(api.seen.length, 0);
     assert.deepEqual(errors, []);

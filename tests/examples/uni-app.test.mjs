@@ -103,7 +103,7 @@ function keys(out, ext) {
 }
 
 async function tap(page, key) {
-  const name = await until(() => page.data[key], 5000, "the tap handler's name");
+  const name = await until(() => page.data[key], 20000, "the tap handler's name");
   assert.equal(typeof page[name], "function", name);
   const target = { id: "pay", dataset: {} };
   page[name]({ type: "tap", timeStamp: Date.now(), target, currentTarget: target, detail: {} });
@@ -115,7 +115,7 @@ for (const [platform, [kind, ext]] of Object.entries(TARGETS)) {
     const k = keys(out, ext);
     const { page, errors } = await launch({ dir: out, kind });
     await tap(page, k.tap);
-    assert.equal(await until(() => page.data[k.status], 5000, "the control's status"), "tapped");
+    assert.equal(await until(() => page.data[k.status], 20000, "the control's status"), "tapped");
     assert.deepEqual(errors, []);
   });
 
@@ -140,7 +140,7 @@ for (const [platform, [kind, ext]] of Object.entries(TARGETS)) {
         const i = after.indexOf("paying");
         return i >= 0 && after.slice(i + 1).find((s) => s !== "paying");
       };
-      assert.equal(await until(result, 5000, `the status for ${JSON.stringify(answer)}`), status, JSON.stringify(answer));
+      assert.equal(await until(result, 20000, `the status for ${JSON.stringify(answer)}`), status, JSON.stringify(answer));
     }
     assert.equal(api.seen.length, answers.length);
     // Which module loaded: the JavaScript build in the bundle.
@@ -157,7 +157,7 @@ for (const [platform, [kind, ext]] of Object.entries(TARGETS)) {
     const k = keys(out, ext);
     const { page, api, errors } = await launch({ dir: out, kind });
     await tap(page, k.tap);
-    const status = await until(() => page.data[k.status] !== "paying" && page.data[k.status], 5000, "the root import's answer");
+    const status = await until(() => page.data[k.status] !== "paying" && page.data[k.status], 20000, "the root import's answer");
     assert.match(status, /^PayError\/PayError not_ready: .*paybridge\/miniprogram/);
     assert.equal(api.seen.length, 0);
     assert.deepEqual(errors, []);

@@ -29,7 +29,7 @@ test("the page launches, loads the JavaScript build, and maps every tradePay res
     next = ["success", { resultCode: code }];
     page.setData({ status: "" });
     page[handler]({ type: "tap", target: { id: "pay" }, currentTarget: { id: "pay" } });
-    assert.equal(await until(() => page.data.status, 5000, `the status for ${code}`), status, `resultCode ${code}`);
+    assert.equal(await until(() => page.data.status, 20000, `the status for ${code}`), status, `resultCode ${code}`);
   }
   assert.equal(api.seen.length, WALLET1_CODES.length);
   assert.equal(api.seen[0].tradeNO, "T2026");

@@ -29,7 +29,7 @@ async function paysEveryAnswer(run) {
   for (const [, , status] of WALLET2_ANSWERS) {
     page.setData({ status: "" });
     page[handler]({ type: "tap", target: { id: "pay" }, currentTarget: { id: "pay" } });
-    assert.equal(await until(() => page.data.status, 5000, `the status ${status}`), status);
+    assert.equal(await until(() => page.data.status, 20000, `the status ${status}`), status);
   }
   assert.equal(api.seen.length, WALLET2_ANSWERS.length);
   assert.equal(api.seen[0].paySign, "c2ln");
@@ -47,7 +47,7 @@ test("Build npm copies the package's mini-program folder whole", () => {
 
 test("with the runtime's WebAssembly, named once by ready({ profile }): the .wasm.br is instantiated, the JavaScript build never loaded; every answer maps", async () => {
   const run = await launch({ dir, kind: "wallet2", npmDir: "miniprogram_npm", answer: answers() });
-  await until(() => run.wasm.paths.length, 5000, "the .wasm.br");
+  await until(() => run.wasm.paths.length, 20000, "the .wasm.br");
   assert.deepEqual(run.wasm.paths, ["/miniprogram_npm/paybridge/paybridge_mini_bg.wasm.br"]);
   await paysEveryAnswer(run);
   assert.deepEqual(run.requested, ["paybridge"], "nothing but the package's index.js is required");

@@ -96,11 +96,14 @@ export function startSandbox(bin, env = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, ["--port", "0", "--www", "www", "--pkg", "pkg"], {
       cwd: ROOT,
-      env: { ...process.env, NOTIFY_DELAY_MS: "1200", RATE_LIMIT: "50", ...env },
+      env: { ...process.env, NOTIFY_DELAY_MS: "3000", RATE_LIMIT: "50", ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let text = "";
-    const timer = setTimeout(() => reject(new Error(`the sandbox did not print its address: ${text}`)), 15000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`the sandbox did not print its address: ${text}`));
+    }, 15000);
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk) => {
       text += chunk;
