@@ -68,7 +68,13 @@ for (const [path, section, mode] of [
     // A late bridge at 4 s, not the page's 2 s, still before its 5 s
     // time-out: the reload below lands while the page waits, however
     // slow the steps between.
-    if (mode === "late") await page.route(/\/sim\/bridge\.js\?/, (r) => r.continue({ url: r.request().url().replace("delay_ms=2000", "delay_ms=4000") }));
+    if (mode === "late") {
+      await page.route(/\/sim\/bridge\.js\?/, (r) => {
+        const u = new URL(r.request().url());
+        u.searchParams.set("delay_ms", "4000");
+        return r.continue({ url: u.href });
+      });
+    }
     await authorize(page);
     await page.locator(`${section} [data-role=log] li[data-kind="waiting"]`).waitFor();
     await headlineIs(page, section, "open", 3000);
