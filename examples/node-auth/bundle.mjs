@@ -14,7 +14,4 @@ await build({
   target: "node20",
   outfile: "dist/check.mjs",
   logLevel: "warning",
-  // An ES module bundle: the CommonJS inside it (paybridge's Node entry)
-  // requires Node's own modules through this `require`.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
 });

@@ -5,7 +5,6 @@
 // of the module whichever way it is loaded (one wasm instance, one
 // `PayError` class, one payment at a time). The module's bytes are in the
 // file itself, so a back end bundled for Node runs with nothing beside it.
-import { brotliDecompressSync } from "node:zlib";
 import { withRuns } from "./flows.js";
 import { bindings as fullBg } from "./paybridge_full_bg.js";
 import { drive, onEventOf, perform } from "./perform.js";
@@ -21,7 +20,13 @@ if (!modules.full) {
   // its bytes in place of the name below), not read from beside it: a
   // bundler that packs a Node back end (esbuild, webpack, ncc) takes it
   // along, where it would leave a separate .wasm behind.
-  const bytes = brotliDecompressSync(Buffer.from(PAYBRIDGE_EMBEDDED_WASM, "base64"));
+  // Node's zlib through `process.getBuiltinModule` (Node 20.16 and later),
+  // not `require`: in an ES module bundle of a back end (esbuild's
+  // `format: "esm"`) a `require` throws when called. Before 20.16 this
+  // CommonJS file's own `require` loads it (an ES module bundle then needs
+  // one of its own, from `createRequire`).
+  const zlib = typeof process.getBuiltinModule === "function" ? process.getBuiltinModule("node:zlib") : require("node:zlib");
+  const bytes = zlib.brotliDecompressSync(Buffer.from(PAYBRIDGE_EMBEDDED_WASM, "base64"));
   const module = new WebAssembly.Module(bytes);
   modules.full = link(withRuns(fullBg, drive, onEventOf), new WebAssembly.Instance(module, { bg: fullBg }).exports);
   modules.pay = modules.full;
