@@ -79,19 +79,20 @@ pub fn wallet1_result(profile: &Profile, member: &dyn Fn(&str) -> Option<Json>) 
 }
 
 /// wallet1's mini-program `fail` callback: `{ error, errorMessage }`, or a
-/// `resultCode`, mapped through the profile as from `success` (but a fail
-/// is never a success).
+/// `resultCode`. The code (`resultCode`, else `error`) maps through the
+/// profile as from `success`, but a fail is never a success: a fail that
+/// names the paid code is `pending`, for the merchant to say. A code the
+/// profile does not list is a cancel when `errorMessage` says so, else a
+/// failure.
 pub fn wallet1_fail(profile: &Profile, member: &dyn Fn(&str) -> Option<Json>) -> Mapped {
-    let result_code = code_text(member("resultCode"));
-    let status = match &result_code {
-        Some(c) => match profile.wallet1_status(c) {
-            Status::Succeeded => Status::Failed,
-            s => s,
-        },
+    let code = code_text(member("resultCode")).or_else(|| code_text(member("error")));
+    let status = match code.as_deref().and_then(|c| profile.wallet1_code(c)) {
+        Some(Status::Succeeded) => Status::Pending,
+        Some(s) => s,
         None if contains_cancel(&text(member("errorMessage")).unwrap_or_default()) => Status::Cancelled,
         None => Status::Failed,
     };
-    (status, result_code.or_else(|| code_text(member("error"))))
+    (status, code)
 }
 
 /// wallet2's bridge callback: `{ err_msg }`, ending in `:ok` or `:cancel`.
@@ -198,6 +199,28 @@ mod tests {
         let f = wallet1_fail(&p, &j(r#"{"resultCode":"6001"}"#));
         assert_eq!((f.0, f.1.as_deref()), (Status::Cancelled, Some("6001")));
         assert_eq!(wallet1_fail(&p, &j(r#"{"resultCode":8000}"#)).0, Status::Pending);
-        assert_eq!(wallet1_fail(&p, &j(r#"{"resultCode":"9000"}"#)).0, Status::Failed);
+        // A fail naming the paid code: only the merchant knows.
+        let f = wallet1_fail(&p, &j(r#"{"resultCode":"9000"}"#));
+        assert_eq!((f.0, f.1.as_deref()), (Status::Pending, Some("9000")));
+        // The error code maps through the same table: a result still
+        // unknown or processing is pending, never failed.
+        for (answer, status, code) in [
+            (r#"{"error":6004,"errorMessage":"result unknown"}"#, Status::Pending, "6004"),
+            (r#"{"error":"8000"}"#, Status::Pending, "8000"),
+            (r#"{"error":9000}"#, Status::Pending, "9000"),
+            (r#"{"error":99}"#, Status::Cancelled, "99"),
+            (r#"{"error":4,"errorMessage":"no permission"}"#, Status::Failed, "4"),
+            (r#"{"error":6002}"#, Status::Failed, "6002"),
+            (r#"{"error":3,"errorMessage":"unknown error"}"#, Status::Failed, "3"),
+            (r#"{"error":11,"errorMessage":"user cancelled"}"#, Status::Cancelled, "11"),
+        ] {
+            let f = wallet1_fail(&p, &j(answer));
+            assert_eq!((f.0, f.1.as_deref()), (status, Some(code)), "{answer}");
+        }
+        // A profile's own table decides a listed code, as from success.
+        let mut q = Profile::default();
+        q.result_codes = vec![("6004".into(), Status::Failed)];
+        assert_eq!(wallet1_fail(&q, &j(r#"{"error":6004}"#)).0, Status::Failed);
+        assert_eq!(wallet1_fail(&q, &j(r#"{"error":8000,"errorMessage":"cancel"}"#)).0, Status::Cancelled);
     }
 }

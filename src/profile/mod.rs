@@ -193,7 +193,12 @@ impl Profile {
     /// The status a wallet1 trade-pay result code stands for (unknown codes
     /// are failures).
     pub fn wallet1_status(&self, code: &str) -> Status {
-        self.result_codes.iter().find(|(c, _)| c == code).map(|(_, s)| *s).unwrap_or(Status::Failed)
+        self.wallet1_code(code).unwrap_or(Status::Failed)
+    }
+
+    /// The status the profile's table lists for a wallet1 result code.
+    pub fn wallet1_code(&self, code: &str) -> Option<Status> {
+        self.result_codes.iter().find(|(c, _)| c == code).map(|(_, s)| *s)
     }
 
     /// The profile as JavaScript sees it (`defaultProfile()`).

@@ -42,9 +42,13 @@ test("wallet1's fail with a resultCode: only resultCode is read", async () => {
   assert.deepEqual(r, { status: "cancelled", code: "6001", reads: ["resultCode"] });
 });
 
-test("wallet1's fail without one: resultCode, then errorMessage for the status, then error for the code", async () => {
+test("wallet1's fail without one: resultCode, then error through the profile's table; errorMessage only for a code the table does not list", async () => {
   const r = await payWith(wallet1, "tradePay", "fail", { error: 6001, errorMessage: "user cancel" });
-  assert.deepEqual(r, { status: "cancelled", code: "6001", reads: ["resultCode", "errorMessage", "error"] });
+  assert.deepEqual(r, { status: "cancelled", code: "6001", reads: ["resultCode", "error"] });
+  const unknown = await payWith(wallet1, "tradePay", "fail", { error: 6004, errorMessage: "m" });
+  assert.deepEqual(unknown, { status: "pending", code: "6004", reads: ["resultCode", "error"] });
+  const unlisted = await payWith(wallet1, "tradePay", "fail", { error: 11, errorMessage: "user cancel" });
+  assert.deepEqual(unlisted, { status: "cancelled", code: "11", reads: ["resultCode", "error", "errorMessage"] });
 });
 
 test("wallet2's requestPayment success: only errMsg is read", async () => {

@@ -341,9 +341,15 @@ function suite(name, { webAssembly, readyOptions }) {
         ["success", { resultCode: "8000" }, "pending", "8000"],
         ["fail", { error: 6001, errorMessage: "user cancel" }, "cancelled", "6001"],
         ["fail", { error: 4000, errorMessage: "system busy" }, "failed", "4000"],
-        // A resultCode in fail maps as in success; a fail is never a success.
+        // A resultCode in fail maps as in success; a fail is never a
+        // success, and one naming the paid code is the merchant's to say.
         ["fail", { resultCode: "6001" }, "cancelled", "6001"],
-        ["fail", { resultCode: "9000" }, "failed", "9000"],
+        ["fail", { resultCode: "9000" }, "pending", "9000"],
+        // The error code through the same table: a result still unknown
+        // or processing may yet be paid.
+        ["fail", { error: 6004, errorMessage: "result unknown" }, "pending", "6004"],
+        ["fail", { error: 8000 }, "pending", "8000"],
+        ["fail", { error: 99 }, "cancelled", "99"],
       ]) {
         const api = wallet1Api(cb, res);
         const r = await mp.pay(wallet1Payment, { api });
@@ -622,7 +628,7 @@ test("the types compile under strict TypeScript and reject a wrong use", () => {
  * merchant server and a wallet behind the api's request() and
  * requestPayment().
  */
-async function runExamplePage({ webAssembly }) {
+async function runExamplePage({ webAssembly, wallet = { errMsg: "requestPayment:ok" }, merchant = "paid" }) {
   const ctx = miniProgramContext({ webAssembly });
   const files = {
     paybridge: pkgFile("miniprogram/index.js"),
@@ -640,11 +646,11 @@ async function runExamplePage({ webAssembly }) {
   ctx.wallet2 = {
     request(req) {
       server.push(`${req.method} ${req.url} ${JSON.stringify(req.data ?? null)}`);
-      const data = req.method === "POST" ? payment : { id: "pay_42", status: "paid" };
+      const data = req.method === "POST" ? payment : { id: "pay_42", status: merchant };
       setTimeout(() => req.success({ statusCode: 200, data }), 1);
     },
     requestPayment(req) {
-      setTimeout(() => req.success({ errMsg: "requestPayment:ok" }), 1);
+      setTimeout(() => (wallet.errMsg.endsWith(":ok") ? req.success(wallet) : req.fail(wallet)), 1);
     },
   };
   if (webAssembly) ctx.Wallet2WebAssembly = webAssembly;
@@ -662,6 +668,16 @@ async function runExamplePage({ webAssembly }) {
   await page.onPay();
   return { page, server, loadedFiles };
 }
+
+test("the example page asks the server whatever the wallet said: a failure the server has as paid shows paid", async () => {
+  for (const [merchant, status] of [["paid", "succeeded"], ["created", "failed"]]) {
+    const { page, server } = await runExamplePage({ webAssembly: null, wallet: { errMsg: "requestPayment:fail system error" }, merchant });
+    assert.equal(page.data.result.status, status, merchant);
+    assert.equal(page.data.result.verified, true);
+    assert.equal(page.data.result.code, "requestPayment:fail system error", "the wallet's own code stays");
+    assert.equal(server.at(-1), "GET https://shop.example.com/merchant/payments/pay_42 null", "the server was asked");
+  }
+});
 
 for (const [name, webAssembly] of [
   ["through the runtime's WebAssembly", runtimeWebAssembly(codePackage())],

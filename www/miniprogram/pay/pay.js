@@ -85,11 +85,13 @@ Page({
       const result = await paybridge.pay(payment, {
         api,
         onEvent: (e) => this.setData({ log: `${this.data.log}${Math.round(e.at)} ms  ${e.type}\n` }),
-        // The wallet's answer is a hint; your server says whether it was paid.
+        // The wallet's answer is a hint; your server says whether it was
+        // paid, whatever the wallet said (a payment the wallet called failed
+        // may have reached it). Not paid yet: the wallet's cancel or failure
+        // stands, and a wallet's success the server has not seen is pending.
         confirm: async (p, hint) => {
-          if (hint.status !== "succeeded" && hint.status !== "pending") return hint.status;
           const order = await call("GET", `/merchant/payments/${encodeURIComponent(p.id)}`);
-          return order.status === "paid" ? "succeeded" : "pending";
+          return order.status === "paid" ? "succeeded" : hint.status === "succeeded" ? "pending" : hint.status;
         },
       });
       this.setData({ result });
