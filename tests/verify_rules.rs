@@ -55,7 +55,7 @@ fn run(mut call: Call, mut answer: impl FnMut(&Request) -> Option<(u16, String)>
                 Event::Signed("sig".into())
             }
             Step::Send(req) => {
-                let a = answer(&req);
+                let a = answer(&req).map(|a| echoed(&req, a));
                 log.sent.push(req);
                 match a {
                     Some((status, body)) => Event::Response { status, body },
@@ -72,6 +72,26 @@ fn run(mut call: Call, mut answer: impl FnMut(&Request) -> Option<(u16, String)>
 
 fn config() -> Config {
     Config::new(TOKEN, "test", 3, 10).unwrap()
+}
+
+/// The service echoes the order it answers (`order_id` and `order_date`,
+/// Y in the document's common envelope, as the sandbox does): an answer
+/// whose `data` object names neither gets the request's. Bare answers, and
+/// any that name them, go as written.
+fn echoed(req: &Request, (status, body): (u16, String)) -> (u16, String) {
+    let Ok(Json::Obj(env)) = json::parse(&body, Code::InvalidRequest, "test") else { return (status, body) };
+    let (Some(Json::Str(text)), Some(Json::Str(sig))) = (lookup(&env, "data"), lookup(&env, "signature")) else { return (status, body) };
+    let Ok(Json::Obj(mut d)) = json::parse(text, Code::InvalidRequest, "test") else { return (status, body) };
+    for key in ["order_id", "order_date"] {
+        if let (None, Some(v)) = (lookup(&d, key), req.param(key)) {
+            d.push((key.into(), Json::str(v)));
+        }
+    }
+    (status, encode_envelope(&Json::Obj(d).to_text(), sig))
+}
+
+fn lookup<'a>(m: &'a [(String, Json)], key: &str) -> Option<&'a Json> {
+    m.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
 fn call(config: &Config, op: Operation, fields: Json) -> Call {
@@ -274,12 +294,13 @@ fn records_keep_proto_and_constructor_keys_as_members() {
     });
     let record = r.unwrap().record.unwrap();
     let keys: Vec<&str> = record.as_obj().unwrap().iter().map(|(k, _)| k.as_str()).collect();
-    assert_eq!(keys, ["return_code", "resp_code", "service_date", "__proto__", "constructor", "file_list"]);
+    assert_eq!(keys, ["return_code", "resp_code", "service_date", "__proto__", "constructor", "file_list", "order_id", "order_date"]);
     let item = &record.get("file_list").and_then(|l| if let Json::Arr(a) = l { a.first().cloned() } else { None }).unwrap();
     assert!(item.get("__proto__").is_some());
-    let n =
-        parse_notification(&Json::str("seq_id=S&order_id=o&return_code=10200&resp_info=r&full_name=A&__proto__=x&constructor=y&sign=s"))
-            .unwrap();
+    let n = parse_notification(&Json::str(
+        "seq_id=S&order_id=o&return_code=10200&resp_code=00&resp_info=r&full_name=A&__proto__=x&constructor=y&sign=s",
+    ))
+    .unwrap();
     let rec = n.outcome.record.unwrap();
     assert_eq!(rec.get("__proto__"), Some(&Json::str("x")));
     assert_eq!(rec.get("constructor"), Some(&Json::str("y")));
@@ -350,7 +371,7 @@ fn run_verifying(mut call: Call, verdict: bool, mut answer: impl FnMut(&Request)
         event = match call.next(event) {
             Step::NeedEncrypt(f) => Event::Encrypted(f.iter().map(|(_, v)| v.clone()).collect()),
             Step::NeedSign(_) => Event::Signed("sig".into()),
-            Step::Send(req) => match answer(&req) {
+            Step::Send(req) => match answer(&req).map(|a| echoed(&req, a)) {
                 Some((status, body)) => Event::Response { status, body },
                 None => Event::NoAnswer,
             },

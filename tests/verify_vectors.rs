@@ -305,13 +305,14 @@ fn run(mut call: Call, verify: Option<VerifyHook>, mut service: impl FnMut(&Requ
                 );
                 assert!(req.headers.contains(&("env".to_string(), "test".to_string())));
                 let reply = service(&req);
-                log.sent.push(req);
-                match reply {
+                let event = match reply {
                     Reply::Lost => Event::NoAnswer,
                     Reply::Raw(status, body) => Event::Response { status, body: body.into() },
-                    Reply::Signed(status, d) => envelope(status, &d, true),
-                    Reply::Unsigned(status, d) => envelope(status, &d, false),
-                }
+                    Reply::Signed(status, d) => envelope(status, &echoed(&req, d), true),
+                    Reply::Unsigned(status, d) => envelope(status, &echoed(&req, d), false),
+                };
+                log.sent.push(req);
+                event
             }
             Step::NeedVerify { data, signature } => {
                 let hook = verify.expect("NeedVerify only with a verify hook");
@@ -326,6 +327,19 @@ fn run(mut call: Call, verify: Option<VerifyHook>, mut service: impl FnMut(&Requ
         };
     }
     panic!("the call did not end within 200 steps");
+}
+
+/// The service echoes the order it answers (`order_id` and `order_date`,
+/// Y in the document's common envelope, as the sandbox does): `data` that
+/// names neither gets the request's. A `Reply::Raw` goes as written.
+fn echoed(req: &Request, d: Json) -> Json {
+    let Json::Obj(mut m) = d else { return d };
+    for key in ["order_id", "order_date"] {
+        if let (false, Some(v)) = (m.iter().any(|(k, _)| k == key), req.param(key)) {
+            m.push((key.into(), Json::str(v)));
+        }
+    }
+    Json::Obj(m)
 }
 
 /// The service's envelope around `data`, signed or not.

@@ -169,6 +169,9 @@ fn card(extra: &[(&str, &str)]) -> Json {
     Json::obj(f)
 }
 
+/// The order the answers of these tests echo.
+const ORDER: &[(&str, &str)] = &[("order_id", "O1"), ("order_date", "20240101")];
+
 fn body(data: &str) -> String {
     Json::obj(vec![("data", Json::str(data))]).to_text()
 }
@@ -184,13 +187,13 @@ impl VerifyRun<u32> {
 #[test]
 fn a_call_signs_sends_and_resolves_through_a_transport() {
     let net = Net(true);
-    let (mut run, out) = client(Operation::CardCheck, card(&[]), true, false, &net);
+    let (mut run, out) = client(Operation::CardCheck, card(ORDER), true, false, &net);
     assert_eq!(kinds(&out), ["timer Await 500", "await sign 1"]);
     assert_eq!(run.expects(), Expect::Text);
     let out = run.feed(Input::Settled(1, Got::Text(Ok("sig".into()))), &net);
     assert_eq!(kinds(&out), ["clear Await", "timer Await 500", "await send 2"]);
     assert_eq!(run.expects(), Expect::Answer);
-    let ok = body(r#"{"return_code":"10200","resp_code":"00","service_date":"20240101"}"#);
+    let ok = body(r#"{"return_code":"10200","resp_code":"00","service_date":"20240101","order_id":"O1","order_date":"20240101"}"#);
     let out = run.feed(Input::Settled(2, Got::Answer(Ok((200, ok)))), &net);
     assert_eq!(kinds(&out), ["clear Await", "resolve"]);
     assert!(run.over());
@@ -199,13 +202,20 @@ fn a_call_signs_sends_and_resolves_through_a_transport() {
 #[test]
 fn fetch_answers_are_read_for_their_body_under_the_same_deadline() {
     let net = Net(true);
-    let (mut run, _) = client(Operation::CardCheck, card(&[]), false, false, &net);
+    let (mut run, _) = client(Operation::CardCheck, card(ORDER), false, false, &net);
     run.feed(Input::Settled(1, Got::Text(Ok("sig".into()))), &net);
     let out = run.feed(Input::Settled(2, Got::Response(Ok(200), 4)), &net);
     assert_eq!(kinds(&out), ["await body 3"], "no new timer: the request's deadline holds");
     assert!(run.feed(Input::Settled(2, Got::Response(Ok(200), 4)), &net).is_empty(), "the request's token is spent");
-    let out =
-        run.feed(Input::Settled(3, Got::Text(Ok(body(r#"{"return_code":"10200","resp_code":"00","service_date":"20240101"}"#)))), &net);
+    let out = run.feed(
+        Input::Settled(
+            3,
+            Got::Text(Ok(body(
+                r#"{"return_code":"10200","resp_code":"00","service_date":"20240101","order_id":"O1","order_date":"20240101"}"#,
+            ))),
+        ),
+        &net,
+    );
     assert_eq!(kinds(&out), ["clear Await", "resolve"]);
 }
 

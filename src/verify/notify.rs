@@ -121,10 +121,11 @@ pub fn parse_notification(input: &Json) -> Result<Notification, PayError> {
     let interface = Interface::of_code(&return_code).unwrap_or(Interface::CardCheck);
     let outcome = Outcome::from_data(&record, interface, &return_code, &order_id, &order_date, true);
     // "The asynchronous result of cardcheck is described with resp_code
-    // (Y), resp_info (Y), full_name (Y)": a result without the other two
-    // is not taken (one without resp_code is an exception already).
+    // (Y), resp_info (Y), full_name (Y)": a result without any of the
+    // three is not taken (without resp_code it would read as an exception,
+    // a final result the service never gave).
     if matches!(outcome.state, State::Consistent | State::Inconsistent | State::Exception) {
-        for name in ["resp_info", "full_name"] {
+        for name in ["resp_code", "resp_info", "full_name"] {
             if text_field(&record, name).is_none() {
                 return Err(bad(name, " is missing from the notification, which reports a result (the document requires it)"));
             }
@@ -256,7 +257,9 @@ mod tests {
         for (text, field) in [
             ("seq_id=S&order_id=o&return_code=10200&resp_code=00&full_name=A&sign=x", "resp_info"),
             ("seq_id=S&order_id=o&return_code=10200&resp_code=01&resp_info=no&sign=x", "full_name"),
-            ("seq_id=S&order_id=o&return_code=10200&resp_info=&full_name=A&sign=x", "resp_info"),
+            ("seq_id=S&order_id=o&return_code=10200&resp_code=00&resp_info=&full_name=A&sign=x", "resp_info"),
+            ("seq_id=S&order_id=o&return_code=10200&resp_info=ok&full_name=A&sign=x", "resp_code"),
+            ("seq_id=S&order_id=o&return_code=10200&resp_code=&resp_info=ok&full_name=A&sign=x", "resp_code"),
         ] {
             let e = parse_notification(&Json::str(text)).unwrap_err();
             assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some(field)), "{text}");

@@ -277,7 +277,7 @@ test("serviceDate is in every outcome; a list item missing a field is reported i
   assert.equal(q.problems, undefined, "complete items: no problems");
 
   const data = JSON.stringify({
-    return_code: "20000", resp_code: "00", seq_id: "S1", order_id: "o1", service_date: "20240105",
+    return_code: "20000", resp_code: "00", seq_id: "S1", order_id: "o1", order_date: "20240104", service_date: "20240105",
     file_list: [{ file_id: "f", file_type: "00" }, { file_id: "g", file_type: "01", file_source: "JVS" }],
     face_identify_list: [{ personId: "p", fileId: "f", personName: "n", score: 80 }],
   });
@@ -389,4 +389,27 @@ test("a throwing, rejecting or late encrypt hook is hook_failed naming it, with 
     await assert.rejects(mk(encrypt).cardCheck(credit()), (e) => e.code === "hook_failed" && e.field === "encrypt" && e.cause === boom);
   }
   await assert.rejects(mk(() => new Promise(() => {})).cardCheck(credit()), (e) => e.code === "hook_failed" && /did not answer within 100 ms/.test(e.message));
+});
+
+test("a result without the envelope's required echoes is invalid_response, and a notification needs resp_code", async () => {
+  // "order_id | String | Y | Echo of the order number", "order_date | String | Y | Echo of the request date".
+  for (const left of ["order_id", "order_date"]) {
+    const { client } = remote((req) => {
+      const sent = new URLSearchParams(req.body);
+      const d = { return_code: "10200", resp_code: "00", service_date: "20240105", order_id: sent.get("order_id"), order_date: sent.get("order_date") };
+      delete d[left];
+      return { status: 200, body: JSON.stringify({ data: JSON.stringify(d) }) };
+    });
+    await assert.rejects(client.cardCheck(card()), (e) => {
+      assert.equal(e.code, "invalid_response");
+      assert.equal(e.field, left);
+      assert.match(e.message, new RegExp(`^${left} is missing from the answer for order_id `));
+      return true;
+    });
+  }
+  // "resp_code (Y)" of the asynchronous result: without it the result is not taken (never a made-up exception).
+  assert.throws(
+    () => pb.parseNotification("seq_id=S1&order_id=o1&return_code=10200&resp_info=ok&full_name=A&sign=abc"),
+    (e) => e.code === "invalid_response" && e.field === "resp_code",
+  );
 });

@@ -10,7 +10,14 @@ import { SANDBOX_TOKEN } from "../tools/auth-server.mjs";
 const pb = await import("paybridge");
 
 const card = { full_name: "A", acct_no: "6222021234567890128", source_channel: "0" };
-const answer = { status: 200, body: JSON.stringify({ data: JSON.stringify({ return_code: "10200", resp_code: "00", service_date: "20240101" }) }) };
+const data = { return_code: "10200", resp_code: "00", service_date: "20240101" };
+const answer = { status: 200, body: JSON.stringify({ data: JSON.stringify(data) }) };
+// The service's answer to a request, echoing its order as the document says every answer does.
+const answerTo = async (req) => {
+  const sent = new URLSearchParams(req.body ?? new URL(req.url).search);
+  const echoes = { order_id: sent.get("order_id"), order_date: sent.get("order_date") };
+  return { status: 200, body: JSON.stringify({ data: JSON.stringify({ ...data, ...echoes }) }) };
+};
 
 function client(extra = {}) {
   return new pb.AuthClient({
@@ -52,7 +59,7 @@ test("calls run side by side: one whose sign hook never answers fails alone", as
   let n = 0;
   const c = client({
     sign: () => (n++ == 0 ? new Promise(() => {}) : "sig"),
-    transport: async () => answer,
+    transport: answerTo,
   });
   const [late, ok] = await Promise.allSettled([c.cardCheck(card), c.cardCheck(card)]);
   assert.equal(late.status, "rejected");
@@ -82,7 +89,7 @@ test("verifyNotification with verify: false resolves and keeps nothing", async (
 });
 
 test("free() and Symbol.dispose release a client; its methods then reject", async () => {
-  const c = client({ transport: async () => answer });
+  const c = client({ transport: answerTo });
   assert.ok(c instanceof pb.AuthClient);
   assert.equal((await c.cardCheck(card)).state, "consistent");
   c.free();

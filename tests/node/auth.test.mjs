@@ -910,8 +910,8 @@ test("a function or Symbol field value is invalid_request naming the field as a 
 });
 
 test("a notification without order_date has no orderDate in its outcome (never an empty one)", () => {
-  const without = pb.parseNotification("seq_id=S1&order_id=o1&return_code=10200&resp_info=ok&full_name=A&sign=abc").outcome;
+  const without = pb.parseNotification("seq_id=S1&order_id=o1&return_code=10200&resp_code=00&resp_info=ok&full_name=A&sign=abc").outcome;
   assert.equal("orderDate" in without, false);
-  const withDate = pb.parseNotification("seq_id=S1&order_id=o1&order_date=20240102&return_code=10200&resp_info=ok&full_name=A&sign=abc").outcome;
+  const withDate = pb.parseNotification("seq_id=S1&order_id=o1&order_date=20240102&return_code=10200&resp_code=00&resp_info=ok&full_name=A&sign=abc").outcome;
   assert.equal(withDate.orderDate, "20240102");
 });

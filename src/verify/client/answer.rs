@@ -101,13 +101,18 @@ impl Call {
                 cat!("the answer for order_id ", &self.order_id, " carries no signature, so its result cannot be trusted"),
             )));
         }
+        // The envelope's fields the document marks required: a result
+        // without them is not taken (an echo checked only when present
+        // would let a signed answer for another order through unchecked).
         let reports = !matches!(outcome.state, State::CallFailed | State::NotFound | State::Failed);
-        if reports && text_field(&answer.data, "service_date").is_none() {
+        let missing = ["service_date", "order_id", "order_date"].into_iter().find(|name| text_field(&answer.data, name).is_none());
+        if let (true, Some(name)) = (reports, missing) {
             return Step::Done(Err(PayError::field(
                 Code::InvalidResponse,
-                "service_date",
+                name,
                 cat!(
-                    "service_date is missing from the answer for order_id ",
+                    name,
+                    " is missing from the answer for order_id ",
                     &self.order_id,
                     " (the document requires it in every answer): its result is not taken"
                 ),

@@ -28,13 +28,33 @@ fn card_check_in_four_steps() {
     let Step::Send(req) = c.next(Event::Signed("sig".into())) else { panic!("expected Send") };
     assert_eq!((req.method, req.path.as_str()), ("POST", crate::verify::request::CARD_CHECK_PATH));
     assert_eq!(req.param("sign"), Some("sig"));
-    let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10200","resp_code":"01","service_date":"20240101"}"#)) else {
-        panic!("expected an outcome")
-    };
+    let echoes = r#""order_id":"202401010030050420707070707070707","order_date":"20240101""#;
+    let ok = cat!(r#"{"return_code":"10200","resp_code":"01","service_date":"20240101","#, echoes, "}");
+    let Step::Done(Ok(o)) = c.next(answer(&ok)) else { panic!("expected an outcome") };
     assert_eq!(o.state, State::Inconsistent);
     assert_eq!(o.order_id, "202401010030050420707070707070707");
     assert_eq!(o.order_date, "20240101");
     assert_eq!(o.record, None);
+}
+
+#[test]
+fn a_result_without_the_required_envelope_fields_is_not_taken() {
+    let full = [("service_date", "20240101"), ("order_id", "202401010030050420707070707070707"), ("order_date", "20240101")];
+    for left_out in ["service_date", "order_id", "order_date"] {
+        let mut c = call(Operation::CardCheck, card_fields());
+        c.next(Event::Start);
+        c.next(Event::Signed("sig".into()));
+        let mut data = vec![("return_code", Json::str("10200")), ("resp_code", Json::str("00"))];
+        data.extend(full.iter().filter(|(k, _)| *k != left_out).map(|(k, v)| (*k, Json::str(v))));
+        let Step::Done(Err(e)) = c.next(answer(&Json::obj(data).to_text())) else { panic!("expected an error without {left_out}") };
+        assert_eq!((e.code, e.field.as_deref()), (Code::InvalidResponse, Some(left_out)), "{}", e.message);
+    }
+    // A failure carries no result, and no echo is required of it.
+    let mut c = call(Operation::CardCheck, card_fields());
+    c.next(Event::Start);
+    c.next(Event::Signed("sig".into()));
+    let Step::Done(Ok(o)) = c.next(answer(r#"{"return_code":"10210"}"#)) else { panic!("expected an outcome") };
+    assert_eq!(o.state, State::CallFailed);
 }
 
 #[test]
