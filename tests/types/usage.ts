@@ -24,6 +24,8 @@ import {
 
 async function main(): Promise<void> {
   await ready();
+  // A page that serves the full module from elsewhere (a CDN).
+  await ready({ wasmFull: new URL("https://cdn.example/paybridge_full_bg.wasm") });
   const watched: WatchResult = await watchPayment(async () => ({ status: "created" }), {
     intervalMs: 500,
     signal: new AbortController().signal,
@@ -66,6 +68,9 @@ async function main(): Promise<void> {
   await waitForBridge("Bridge", "BridgeReady", { timeoutMs: 100 });
   const url: string = wallet2AuthUrl({ appId: "a", redirectUri: "https://m.example/cb", scope: "snsapi_base", state: "0123456789" });
   const cb = parseAuthCallback(url, { expectedState: "0123456789" });
+  // As the README passes it: what storage answers (null when it holds none, refused at run time).
+  const stored: string | null = "0123456789";
+  parseAuthCallback(url, { expectedState: stored });
   const provider: "wallet1" | "wallet2" | "cardnet" = cb.provider;
   void provider;
   const client = new AuthClient({

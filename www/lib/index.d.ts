@@ -255,7 +255,17 @@ export interface PayResult {
   raw?: unknown;
 }
 
-export function ready(options?: { wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module }): Promise<void>;
+/**
+ * Loads the modules once (later calls return the same promise). `wasm`
+ * replaces the payment module (which this entry carries); `wasmFull` the
+ * full module's location, for a page that serves `paybridge_full_bg.wasm`
+ * (exported as `paybridge/paybridge_full_bg.wasm`) from elsewhere, such as
+ * a CDN: a URL, its bytes or a compiled `WebAssembly.Module`.
+ */
+export function ready(options?: {
+  wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  wasmFull?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+}): Promise<void>;
 
 export function planAction(payment: Payment | string, options?: PlanOptions): Action;
 export function pay(payment: Payment | string, options?: PayOptions): Promise<PayResult>;
@@ -330,7 +340,7 @@ export interface ParseAuthCallbackOptions {
    * The state this page sent: the callback's must be present and equal (else PayError `auth_failed`, field `state`).
    * `null`, what storage answers for a state it does not hold, is refused (`invalid_options`), never read as "no check".
    */
-  expectedState?: string;
+  expectedState?: string | null;
   /** The time to stamp as `receivedAt`, ms since the epoch (default `Date.now()`). */
   now?: number;
 }
