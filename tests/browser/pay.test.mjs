@@ -720,6 +720,42 @@ test("ready({ wasm }) takes a URL, bytes or a compiled module; a bad one is not_
   assert.deepEqual(out, ["wallet1_trade_pay", "wallet1_trade_pay", "wallet1_trade_pay", "not_ready"]);
 });
 
+test("ready({ wasmFull }) loads the full module from where the page serves it (a CDN): a URL, bytes or a compiled module", async () => {
+  const out = {};
+  for (const kind of ["url", "bytes", "module", "none"]) {
+    const page = await ctx.browser.newPage();
+    // The package's own location is gone: only the "CDN" address answers.
+    const asked = [];
+    await page.route((url) => url.pathname === "/pkg/paybridge_full_bg.wasm", (route) => {
+      const url = new URL(route.request().url());
+      asked.push(url.search);
+      return url.search ? route.continue() : route.abort();
+    });
+    await page.goto(`${ctx.server.url}/tests/browser/pages/blank.html`);
+    const r = await page.evaluate(async (kind) => {
+      const mod = await import("/pkg/index.js");
+      const cdn = "/pkg/paybridge_full_bg.wasm?cdn=1";
+      const bytes = () => fetch(cdn).then((r) => r.arrayBuffer());
+      const src = { url: new URL(cdn, location.href), bytes: kind === "bytes" && (await bytes()), module: kind === "module" && (await WebAssembly.compile(await bytes())) }[kind];
+      try {
+        await mod.ready(src === undefined ? undefined : { wasmFull: src });
+        return mod.planAction({ pay_channel: "wallet1_pub", pay_info: { tradeNO: "T" } }).kind;
+      } catch (e) {
+        return e.code;
+      }
+    }, kind);
+    out[kind] = [r, asked.includes(""), asked.includes("?cdn=1")];
+    await page.close();
+  }
+  assert.deepEqual(out, {
+    url: ["wallet1_trade_pay", false, true],
+    bytes: ["wallet1_trade_pay", false, true],
+    module: ["wallet1_trade_pay", false, true],
+    // Without it, the package's own location is asked, and here it is gone.
+    none: ["not_ready", true, false],
+  });
+});
+
 test("a paybridgeWasm global (the early-compile snippet of older versions) is ignored: pay() uses the module the entry carries", async () => {
   const out = {};
   for (const kind of ["the payment module, compiled", "compiling", "rejected", "other module", "resolves to a string", "number"]) {
