@@ -353,13 +353,13 @@ lint:
 
 ## The package as the ecosystem's linters read it: publint, and
 ## are-the-types-wrong on the packed tarball; and a `make pkg` with nothing
-## changed builds nothing. Its one accepted finding: the .wasm asset has
-## no types.
+## changed builds nothing. Its one accepted finding: the .wasm assets
+## have no types.
 lint-pkg: pkg
 	@if $(MAKE) --no-print-directory pkg 2>&1 | grep -E 'cargo build|wasm-opt|wasm-bindgen|esbuild'; then \
 	  echo "make pkg would build again with nothing changed" >&2; exit 1; fi
 	$(BIN)/publint --strict pkg
-	$(BIN)/attw --pack pkg --exclude-entrypoints paybridge_bg.wasm
+	$(BIN)/attw --pack pkg --exclude-entrypoints paybridge_bg.wasm paybridge_full_bg.wasm
 
 test-host:
 	cargo test --workspace --features paybridge/serde,paybridge/hmac
