@@ -199,12 +199,14 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# fflate's inflater, for a runtime without DecompressionStream.
 	NODE_PATH=tests/node_modules $(BIN)/esbuild --bundle --format=esm --platform=browser --target=es2020 --minify --log-level=warning \
 	  www/lib/inflate.js --outfile=pkg/inflate.js
-	cp www/lib/miniprogram.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/globals.js www/lib/textcoding.js \
+	cp www/lib/miniprogram.js www/lib/miniprogram-node.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/globals.js www/lib/textcoding.js \
 	  $(SHORT)/paybridge_mini_bg.js $(STAGE)/
-	# CommonJS for Node as well: platform node adds the annotation from which
-	# Node's loader learns the named exports of an import of this file.
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node $(STAGE)/miniprogram.js --outfile=pkg/miniprogram.cjs
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm $(STAGE)/miniprogram.js --outfile=$(STAGE)/miniprogram.min.mjs
+	# Under Node's conditions (miniprogram-node.js: a plain ready() runs the
+	# mini-program folder's JavaScript build). CommonJS for Node as well:
+	# platform node adds the annotation from which Node's loader learns the
+	# named exports of an import of this file.
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node --external:./miniprogram/paybridge.wasm.js $(STAGE)/miniprogram-node.js --outfile=pkg/miniprogram.cjs
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm --external:./miniprogram/paybridge.wasm.js $(STAGE)/miniprogram-node.js --outfile=$(STAGE)/miniprogram.min.mjs
 	$(TERSER) --module $(STAGE)/miniprogram.min.mjs --output pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/
 	# The mini-program folder, pkg/miniprogram/: what wallet1's compiler

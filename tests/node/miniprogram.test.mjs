@@ -41,6 +41,18 @@ function requireIn(ctx, file, require = () => assert.fail(`${file} requires noth
   return module.exports;
 }
 
+/**
+ * pkg/miniprogram.cjs inside the context: the module under Node's
+ * conditions, which requires the mini-program folder's JavaScript build
+ * (what a plain ready() runs there) and nothing else.
+ */
+function requireEntry(ctx) {
+  return requireIn(ctx, pkgFile("miniprogram.cjs"), (path) => {
+    assert.equal(path, "./miniprogram/paybridge.wasm.js", "miniprogram.cjs requires its JavaScript build only");
+    return requireIn(ctx, pkgFile("miniprogram/paybridge.wasm.js"));
+  });
+}
+
 /** A code package holding the .wasm, plain and brotli-compressed. */
 function codePackage() {
   const root = mkdtempSync(join(tmpdir(), "paybridge-mp-"));
@@ -173,7 +185,7 @@ test("the JavaScript build loads through the package's exports as CommonJS, from
 
 test("the stand-in TextEncoder and TextDecoder agree with the platform's", () => {
   const ctx = miniProgramContext({ webAssembly: null });
-  requireIn(ctx, pkgFile("miniprogram.cjs"));
+  requireEntry(ctx);
   const { TextEncoder: E, TextDecoder: D } = ctx;
   assert.equal(typeof E, "function");
   assert.notEqual(E, globalThis.TextEncoder);
@@ -220,13 +232,12 @@ function suite(name, { webAssembly, readyOptions }) {
     let mp;
     before(() => {
       ctx = miniProgramContext({ webAssembly });
-      mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+      mp = requireEntry(ctx);
     });
 
-    test("before ready(): not_ready, from calls and from pay()", async () => {
+    test("before ready(): not_ready, from calls", async () => {
       throwsWith(() => mp.planAction(wallet2Payment), "not_ready");
       throwsWith(() => mp.wallet2LaunchRequest({ userName: "gh_abc" }), "not_ready");
-      await rejectsWith(mp.pay(wallet2Payment, { api: wallet2Api([]) }), "not_ready");
       throwsWith(() => mp.__debugCounts(), "not_ready");
       assert.equal(mp.__wasmMemoryBytes(), 0);
     });
@@ -239,7 +250,8 @@ function suite(name, { webAssembly, readyOptions }) {
         await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "lib/../../paybridge_mini_bg.wasm" }), "not_ready", "wasmPath");
         await rejectsWith(mp.ready({ WebAssembly: webAssembly, wasmPath: "missing/paybridge_mini_bg.wasm" }), "not_ready", "wasmPath");
       } else {
-        await rejectsWith(mp.ready(), "not_ready", "wasmJs");
+        // No WebAssembly: a .wasm path alone names nothing this runtime runs.
+        await rejectsWith(mp.ready({ wasmPath: "lib/paybridge/paybridge_mini_bg.wasm" }), "not_ready", "wasmJs");
         await rejectsWith(mp.ready({ wasmJs: {} }), "invalid_options", "wasmJs");
         // A require that throws (the file left out of the package), and a
         // module that does not link: not_ready, with the cause.
@@ -498,10 +510,17 @@ test("the JavaScript build pays in a process where WebAssembly does not exist (n
   assert.equal(out.withoutApi, "wrong_runtime");
 });
 
+test("under Node's conditions pay() before any ready() loads the JavaScript build, as a bundler's build does", async () => {
+  const ctx = miniProgramContext({ webAssembly: null });
+  const mp = requireEntry(ctx);
+  const ok = { errMsg: "requestPayment:ok" };
+  assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+});
+
 test("a standard WebAssembly, which takes bytes rather than a package path: ready() falls back to the JavaScript build it was given", async () => {
   const ctx = miniProgramContext({ webAssembly: null });
   ctx.WebAssembly = WebAssembly;
-  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  const mp = requireEntry(ctx);
   await mp.ready({ wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm", wasmJs: () => requireIn(ctx, pkgFile("paybridge.wasm.cjs")) });
   assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
 });
@@ -509,7 +528,7 @@ test("a standard WebAssembly, which takes bytes rather than a package path: read
 test("a .wasm.br path loads too", async () => {
   const W = runtimeWebAssembly(codePackage());
   const ctx = miniProgramContext({ webAssembly: W });
-  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  const mp = requireEntry(ctx);
   await mp.ready({ WebAssembly: W, wasmPath: "lib/paybridge/paybridge_mini_bg.wasm.br" });
   assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
 });
@@ -521,7 +540,7 @@ test("ready({ profile }) names the runtime's WebAssembly global once: the .wasm 
   ctx.RuntimeWasm = named;
   ctx[WASM_GLOBAL_NAME] = other;
   ctx.WebAssembly = other;
-  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  const mp = requireEntry(ctx);
   await rejectsWith(mp.ready({ wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm", profile: { wallet2: { webAssemblyGlobal: "not a name" } } }), "invalid_options", "profile.wallet2.webAssemblyGlobal");
   await rejectsWith(mp.ready({ profile: 7 }), "invalid_options", "profile");
   await mp.ready({ wasmPath: "/lib/paybridge/paybridge_mini_bg.wasm.br", profile: { wallet2: { webAssemblyGlobal: "RuntimeWasm" } } });
@@ -535,7 +554,7 @@ const WASM_GLOBAL_NAME = "Wallet2WebAssembly";
 
 test("a wasmJs that is not the JavaScript build module says what it is: given as undefined (a default import), an object, a function's answer", async () => {
   const ctx = miniProgramContext({ webAssembly: null });
-  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"));
+  const mp = requireEntry(ctx);
   assert.equal(mp.WASM_GLOBAL, WASM_GLOBAL_NAME);
   const says = (what) => (e) => {
     assert.match(e.message, /is not the paybridge JavaScript build module/);
@@ -601,6 +620,21 @@ test("the ES module entry loads in Node; the main entry exports the helpers too"
   }
   assert.equal(JSON.stringify(main.wallet2LaunchRequest({ userName: "gh_1a2b", type: 2 })), '{"userName":"gh_1a2b","type":2}');
   assert.equal(main.readLaunchOptions({ scene: "1069" }).fromApp, true);
+});
+
+test("under Node's conditions a plain ready() runs the JavaScript build (API.md: the runtime's WebAssembly named in the profile, else the JavaScript build), from require and from import, one module", async () => {
+  const require = createRequire(import.meta.url);
+  const cjs = require("paybridge/miniprogram");
+  const esm = await import("paybridge/miniprogram");
+  for (const mp of [cjs, esm]) {
+    const first = mp.ready();
+    assert.equal(mp.ready(), first, "a second call returns the same promise");
+    await first;
+    const ok = { errMsg: "requestPayment:ok" };
+    const r = await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) });
+    assert.equal(r.status, "succeeded");
+    assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
+  }
 });
 
 test("the types compile under strict TypeScript and reject a wrong use", () => {

@@ -96,13 +96,16 @@ export interface ReadyOptions {
  * runtime's WebAssembly from `wasmPath`, or, with no WebAssembly or one that
  * cannot load that path, `wasmJs`. Where a bundler resolved this module (a
  * Taro or uni-app build), `ready()` with no options runs the JavaScript
- * build bundled with it; in a wallet2 npm build, the `.wasm.br` beside it. Fails with PayError `not_ready` (or
+ * build bundled with it; in a wallet2 npm build, the `.wasm.br` beside it;
+ * under Node's conditions (Node, a unit test in Jest's or Vitest's node
+ * environment), the mini-program folder's JavaScript build. Fails with PayError `not_ready` (or
  * `invalid_options` for a malformed option), its `cause` the runtime's error.
  */
 export function ready(options?: ReadyOptions): Promise<void>;
 
 /**
- * Awaits ready() (which must have been called), then pays through
+ * Awaits ready() (a first call before any ready() calls it with no
+ * options, which loads the module as above), then pays through
  * `options.api`, the mini-program's API object (its global): `tradePay` for
  * wallet1, `requestPayment` for wallet2.
  */
