@@ -205,8 +205,10 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# mini-program folder's JavaScript build). CommonJS for Node as well:
 	# platform node adds the annotation from which Node's loader learns the
 	# named exports of an import of this file.
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node --external:./miniprogram/paybridge.wasm.js $(STAGE)/miniprogram-node.js --outfile=pkg/miniprogram.cjs
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm --external:./miniprogram/paybridge.wasm.js $(STAGE)/miniprogram-node.js --outfile=$(STAGE)/miniprogram.min.mjs
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node --external:./miniprogram/paybridge.wasm.js --define:PAYBRIDGE_ESM=false \
+	  $(STAGE)/miniprogram-node.js --outfile=pkg/miniprogram.cjs
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm --external:./miniprogram/paybridge.wasm.js --define:PAYBRIDGE_ESM=true \
+	  $(STAGE)/miniprogram-node.js --outfile=$(STAGE)/miniprogram.min.mjs
 	$(TERSER) --module $(STAGE)/miniprogram.min.mjs --output pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/
 	# The mini-program folder, pkg/miniprogram/: what wallet1's compiler
@@ -218,7 +220,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# objects load from a path (README, "Mini-program").
 	cp www/lib/miniprogram-npm.js $(STAGE)/
 	mkdir -p pkg/miniprogram
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --external:./paybridge.wasm.js $(STAGE)/miniprogram-npm.js \
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --external:./paybridge.wasm.js --define:PAYBRIDGE_ESM=false $(STAGE)/miniprogram-npm.js \
 	  --outfile=$(STAGE)/miniprogram-npm.min.js
 	node www/build/es5.mjs $(STAGE)/miniprogram-npm.min.js $(STAGE)/miniprogram-npm.es5.js
 	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-npm.es5.js --output pkg/miniprogram/index.js
@@ -240,7 +242,7 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	# with the folder's JavaScript build required at its top, which every
 	# bundler follows (www/lib/miniprogram-bundle.js).
 	cp www/lib/miniprogram-bundle.js $(STAGE)/
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --external:./miniprogram/paybridge.wasm.js $(STAGE)/miniprogram-bundle.js \
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --external:./miniprogram/paybridge.wasm.js --define:PAYBRIDGE_ESM=false $(STAGE)/miniprogram-bundle.js \
 	  --outfile=$(STAGE)/miniprogram-bundle.min.js
 	node www/build/es5.mjs $(STAGE)/miniprogram-bundle.min.js $(STAGE)/miniprogram-bundle.es5.js
 	$(TERSER) --toplevel --ecma 5 $(STAGE)/miniprogram-bundle.es5.js --output pkg/miniprogram-bundle.cjs

@@ -11,9 +11,17 @@
 // The same module as `paybridge/miniprogram` otherwise; ready() only fills
 // in the JavaScript build.
 import { ready as readyFrom, pay as payFrom } from "./miniprogram.js";
-import * as translated from "./miniprogram/paybridge.wasm.js";
 
 export * from "./miniprogram.js";
+
+// The JavaScript build, loaded by the first plain ready(), not at the top:
+// a ready() that names a module never loads it. The CommonJS build
+// requires it (Jest's node environment runs CommonJS without dynamic
+// import()); the ES module build imports it (ready() takes the promise),
+// so that the file still loads where there is no `require` (a page that
+// imports it as the mini-program module, as `make demo` does, naming its
+// WebAssembly).
+const translated = PAYBRIDGE_ESM ? () => import("./miniprogram/paybridge.wasm.js") : () => require("./miniprogram/paybridge.wasm.js");
 
 /** Whether ready() was called (pay() calls it with the defaults otherwise). */
 let started = false;
@@ -27,7 +35,7 @@ export function ready(options) {
   started = true;
   if (options !== undefined && (options === null || typeof options !== "object")) return readyFrom(options);
   const o = Object.assign({}, options);
-  if (!("wasmJs" in o) && o.wasmPath === undefined && o.WebAssembly === undefined) o.wasmJs = translated.default || translated;
+  if (!("wasmJs" in o) && o.wasmPath === undefined && o.WebAssembly === undefined) o.wasmJs = translated;
   return readyFrom(o);
 }
 

@@ -47,23 +47,42 @@ function kindOf(value) {
 /**
  * The JS build: the module paybridge/paybridge.wasm.cjs (a namespace import,
  * `import * as wasmJs`, or a `require()`), or the mini-program folder's
- * `paybridge.wasm.js`, or a function that returns either.
+ * `paybridge.wasm.js`, or a function that returns either (or a promise of
+ * it, an `import()`: then the answer is a promise too).
  * Anything else, `undefined` included (the default import of a CommonJS
  * module some bundlers give), is named for what it is.
  */
 function wasmJsBuild(src) {
+  const failed = (e) => notReady(`the paybridge JavaScript build could not be loaded: ${(e && e.message) || e}`, "wasmJs", e);
   let m = src;
   if (typeof src === "function") {
     try {
       m = src();
     } catch (e) {
-      throw notReady(`the paybridge JavaScript build could not be loaded: ${(e && e.message) || e}`, "wasmJs", e);
+      throw failed(e);
+    }
+    // Only the ES module build for Node (miniprogram-node.js, PAYBRIDGE_ESM,
+    // Makefile) imports its build; every other build's answer is the module.
+    if (PAYBRIDGE_ESM && m && typeof m.then === "function") {
+      return m.then(
+        (x) => buildOf(x, src),
+        (e) => {
+          throw failed(e);
+        },
+      );
     }
   }
+  return buildOf(m, src);
+}
+
+/** {@link wasmJsBuild}'s module `m` (given as `src`) as bindings and exports. */
+function buildOf(m, src) {
   // The mini-program folder's JavaScript build (miniprogram/paybridge.wasm.js)
   // is the translated module alone, which links with this module's own
-  // glue (its imports and exports are named as this module's, Makefile).
-  if (m && typeof m.instantiate === "function") return { bindings: wasmBindings, wasmExports: m.instantiate({ bg: wasmBindings }) };
+  // glue (its imports and exports are named as this module's, Makefile);
+  // an ES module's import of it has it as its default.
+  const t = m && m.default && typeof m.default.instantiate === "function" ? m.default : m;
+  if (t && typeof t.instantiate === "function") return { bindings: wasmBindings, wasmExports: t.instantiate({ bg: wasmBindings }) };
   const build = m && m.default && m.default.bindings ? m.default : m;
   if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
     const got = typeof src === "function" ? `a function that returned ${kindOf(m)}` : kindOf(src);
@@ -132,7 +151,7 @@ function start(options) {
     const failed = (e) => {
       const failure = e instanceof PayError ? e : notReady(`the paybridge WebAssembly could not be loaded from ${path}: ${(e && e.message) || e}`, "wasmPath", e);
       if (o.wasmJs === undefined) throw failure;
-      jsBuild(o);
+      return jsBuild(o);
     };
     let answer;
     try {
@@ -153,7 +172,7 @@ function start(options) {
       bindings = wasmBindings;
     }, failed);
   }
-  jsBuild(o);
+  return jsBuild(o);
 }
 
 /** Links the JavaScript build `o.wasmJs`; `not_ready` where none was given. */
@@ -164,9 +183,13 @@ function jsBuild(o) {
       "wasmJs",
     );
   }
+  const use = (build) => {
+    modules.pay = linked(build.bindings, build.wasmExports, "wasmJs");
+    bindings = build.bindings;
+  };
   const build = wasmJsBuild(o.wasmJs);
-  modules.pay = linked(build.bindings, build.wasmExports, "wasmJs");
-  bindings = build.bindings;
+  if (PAYBRIDGE_ESM && typeof build.then === "function") return build.then(use);
+  use(build);
 }
 
 /** `link`, with a module that does not link (another module's exports) as `not_ready`. */
