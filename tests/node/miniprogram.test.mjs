@@ -622,7 +622,7 @@ test("the ES module entry loads in Node; the main entry exports the helpers too"
   assert.equal(main.readLaunchOptions({ scene: "1069" }).fromApp, true);
 });
 
-test("under Node's conditions a plain ready() runs the JavaScript build (API.md: the runtime's WebAssembly named in the profile, else the JavaScript build), from require and from import, one module", async () => {
+test("under Node's conditions a plain ready() runs the JavaScript build (API.md: the runtime's WebAssembly named in the profile, else the JavaScript build), from require and from import", async () => {
   const require = createRequire(import.meta.url);
   const cjs = require("paybridge/miniprogram");
   const esm = await import("paybridge/miniprogram");
