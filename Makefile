@@ -201,13 +201,13 @@ $(BG)/pkg.stamp: $(PKG_INPUTS)
 	  www/lib/inflate.js --outfile=pkg/inflate.js
 	cp www/lib/miniprogram.js www/lib/miniprogram-node.js www/lib/shared.js www/lib/perform.js www/lib/protocol.js www/lib/globals.js www/lib/textcoding.js \
 	  $(SHORT)/paybridge_mini_bg.js $(STAGE)/
-	# Under Node's conditions (miniprogram-node.js: a plain ready() runs the
-	# mini-program folder's JavaScript build). CommonJS for Node as well:
+	# Under Node's conditions (miniprogram-node.js: in Node a plain ready()
+	# runs the JavaScript build, paybridge.wasm.cjs). CommonJS for Node as well:
 	# platform node adds the annotation from which Node's loader learns the
 	# named exports of an import of this file.
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node --external:./miniprogram/paybridge.wasm.js --define:PAYBRIDGE_ESM=false \
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=cjs --platform=node --external:./paybridge.wasm.cjs --define:PAYBRIDGE_ESM=false \
 	  $(STAGE)/miniprogram-node.js --outfile=pkg/miniprogram.cjs
-	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm --external:./miniprogram/paybridge.wasm.js --define:PAYBRIDGE_ESM=true \
+	$(ESBUILD) --inject:$(STAGE)/globals.js --format=esm --external:./paybridge.wasm.cjs --define:PAYBRIDGE_ESM=true \
 	  $(STAGE)/miniprogram-node.js --outfile=$(STAGE)/miniprogram.min.mjs
 	$(TERSER) --module $(STAGE)/miniprogram.min.mjs --output pkg/miniprogram.mjs
 	cp $(BG_JS)/paybridge.wasm.cjs pkg/

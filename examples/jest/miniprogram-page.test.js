@@ -37,5 +37,7 @@ test.each([
 });
 
 test("no api: a PayError that says to pass it", async () => {
-  await expect(pay(payment)).rejects.toBeInstanceOf(PayError);
+  const refused = pay(payment);
+  await expect(refused).rejects.toBeInstanceOf(PayError);
+  await expect(refused).rejects.toMatchObject({ code: "wrong_runtime", message: expect.stringContaining("pay(payment, { api })") });
 });

@@ -43,13 +43,13 @@ function requireIn(ctx, file, require = () => assert.fail(`${file} requires noth
 
 /**
  * pkg/miniprogram.cjs inside the context: the module under Node's
- * conditions, which requires the mini-program folder's JavaScript build
- * (what a plain ready() runs there) and nothing else.
+ * conditions, which requires the JavaScript build (what a plain ready()
+ * runs in Node) and nothing else.
  */
 function requireEntry(ctx) {
   return requireIn(ctx, pkgFile("miniprogram.cjs"), (path) => {
-    assert.equal(path, "./miniprogram/paybridge.wasm.js", "miniprogram.cjs requires its JavaScript build only");
-    return requireIn(ctx, pkgFile("miniprogram/paybridge.wasm.js"));
+    assert.equal(path, "./paybridge.wasm.cjs", "miniprogram.cjs requires its JavaScript build only");
+    return requireIn(ctx, pkgFile("paybridge.wasm.cjs"));
   });
 }
 
@@ -510,11 +510,24 @@ test("the JavaScript build pays in a process where WebAssembly does not exist (n
   assert.equal(out.withoutApi, "wrong_runtime");
 });
 
-test("under Node's conditions pay() before any ready() loads the JavaScript build, as a bundler's build does", async () => {
+test("in Node, pay() before any ready() loads the JavaScript build, as a bundler's build does; one whose load failed starts it again", async () => {
   const ctx = miniProgramContext({ webAssembly: null });
-  const mp = requireEntry(ctx);
+  ctx.process = { versions: { node: process.versions.node } };
+  let missing = true;
+  const mp = requireIn(ctx, pkgFile("miniprogram.cjs"), (path) => {
+    assert.equal(path, "./paybridge.wasm.cjs");
+    if (missing) throw new Error("Cannot find module './paybridge.wasm.cjs'");
+    return requireIn(ctx, pkgFile("paybridge.wasm.cjs"));
+  });
   const ok = { errMsg: "requestPayment:ok" };
+  // The build left out of the package: the load's own error, and again.
+  await rejectsWith(mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) }), "not_ready", "wasmJs", (e) => assert.match(e.message, /Cannot find module/));
+  await rejectsWith(mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) }), "not_ready", "wasmJs", (e) => assert.match(e.message, /Cannot find module/));
+  missing = false;
   assert.equal((await mp.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+  // Outside Node (a page importing the module) a plain ready() names what is missing.
+  const page = requireEntry(miniProgramContext({ webAssembly: null }));
+  await rejectsWith(page.ready(), "not_ready", "wasmJs");
 });
 
 test("a standard WebAssembly, which takes bytes rather than a package path: ready() falls back to the JavaScript build it was given", async () => {
@@ -635,6 +648,11 @@ test("under Node's conditions a plain ready() runs the JavaScript build (API.md:
     assert.equal(r.status, "succeeded");
     assert.equal(mp.planAction(wallet2Payment).kind, "wallet2_request_payment");
   }
+  // Both forms run the one JavaScript build of the process: the first still
+  // plans and pays after the second loaded.
+  assert.equal(JSON.stringify(cjs.planAction(wallet2Payment).params), JSON.stringify(W2_INFO));
+  const ok = { errMsg: "requestPayment:ok" };
+  assert.equal((await cjs.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
 });
 
 test("the types compile under strict TypeScript and reject a wrong use", () => {

@@ -47,8 +47,9 @@ function kindOf(value) {
 /**
  * The JS build: the module paybridge/paybridge.wasm.cjs (a namespace import,
  * `import * as wasmJs`, or a `require()`), or the mini-program folder's
- * `paybridge.wasm.js`, or a function that returns either (or a promise of
- * it, an `import()`: then the answer is a promise too).
+ * `paybridge.wasm.js`, or a function that returns either (in the ES module
+ * build for Node alone, PAYBRIDGE_ESM, also a promise of it, an
+ * `import()`: then the answer is a promise too).
  * Anything else, `undefined` included (the default import of a CommonJS
  * module some bundlers give), is named for what it is.
  */
