@@ -658,8 +658,9 @@ export interface AwaitResultOptions {
  * Accepts: a loopback `baseUrl` (`localhost`, `127.x.x.x`, `[::1]`: the sandbox) without `verify`; the result
  * query's bare, unsigned failure answers (`20010`, `20011` with `return_code` and `return_message` at the top
  * level) as the states `failed` and `not_found`, even with `verify`.
- * Refuses (`invalid_response`, `field` naming it): an answer that reports a state without `service_date`, or echoes
- * another `order_id` or `order_date`; a notification that reports a result without `resp_info` or `full_name`.
+ * Refuses (`invalid_response`, `field` naming it): an answer that reports a state without `service_date`, `order_id`
+ * or `order_date`, or echoing another `order_id` or `order_date`; a notification that reports a result without
+ * `resp_code`, `resp_info` or `full_name`.
  * `bad_signature`: any other unsigned answer when `verify` is given (a bare `20000`, one with `resp_code`), or a
  * signature `verify` rejects. `hook_failed`: `sign`, `verify` or `encrypt` threw, rejected or outlived `timeoutMs`
  * (`field`: the hook, `cause`: what it threw).

@@ -8,12 +8,12 @@
 //!   `invalid_response` naming the field. A query by `seq_id` may be
 //!   answered with the record's own order, and a query's generated
 //!   `order_date` with the record's date.
-//! - **Required fields.** `service_date` is required in `data` (the
-//!   document's common response fields): an answer that reports a state
-//!   (a result, `pending`) without it is `invalid_response` naming
-//!   `service_date`. Failure answers (`call_failed`, `not_found`,
-//!   `failed`) carry nothing to date and may come without it, as the
-//!   document's failure samples do.
+//! - **Required fields.** `service_date`, `order_id` and `order_date` are
+//!   required in `data` (the document's common response fields, each Y):
+//!   an answer that reports a state (a result, `pending`) without one is
+//!   `invalid_response` naming it. Failure answers (`call_failed`,
+//!   `not_found`, `failed`) carry nothing to date and may come without
+//!   them, as the document's failure samples do.
 //! - **Signatures.** With a `verify` hook, a signed answer's `signature` is
 //!   checked over the `data` text. An unsigned answer is accepted only when
 //!   it carries no result to forge: a failed call (`call_failed`), or the
