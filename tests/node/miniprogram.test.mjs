@@ -510,6 +510,27 @@ test("the JavaScript build pays in a process where WebAssembly does not exist (n
   assert.equal(out.withoutApi, "wrong_runtime");
 });
 
+test("two entries over the one translated module (the folder and the bundle, as Jest's jsdom environment loads both): each instance keeps its own memory", async () => {
+  const ctx = miniProgramContext({ webAssembly: null });
+  // One module cache, as a runtime's loader has: both entries get the same
+  // translated module object, and each instantiates it.
+  let translated = null;
+  const shared = (path) => {
+    assert.match(path, /^\.\/(miniprogram\/)?paybridge\.wasm\.js$/);
+    return (translated ??= requireIn(ctx, pkgFile("miniprogram/paybridge.wasm.js")));
+  };
+  const folder = requireIn(ctx, pkgFile("miniprogram/index.js"), shared);
+  await folder.ready();
+  const before = JSON.stringify(folder.planAction(wallet2Payment));
+  const bundle = requireIn(ctx, pkgFile("miniprogram-bundle.cjs"), shared);
+  await bundle.ready();
+  // The first still plans the same (its data and its copies in its own memory), and pays.
+  for (let i = 0; i < 3; i++) assert.equal(JSON.stringify(folder.planAction(wallet2Payment)), before);
+  const ok = { errMsg: "requestPayment:ok" };
+  assert.equal((await folder.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+  assert.equal((await bundle.pay(wallet2Payment, { api: wallet2Api([["success", ok]]) })).status, "succeeded");
+});
+
 test("in Node, pay() before any ready() loads the JavaScript build, as a bundler's build does; one whose load failed starts it again", async () => {
   const ctx = miniProgramContext({ webAssembly: null });
   ctx.process = { versions: { node: process.versions.node } };

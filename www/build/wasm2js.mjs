@@ -160,6 +160,53 @@ if (js.includes("__wasm_memory_grow")) shape("__wasm_memory_grow used by the mem
 js = js.replace(/^ var (HEAP\w+) = new \w+Array\(buffer\);\n/gm, (line, view) => (new RegExp(`\\b${view}\\b`).test(js.replace(line, "")) ? line : ""));
 
 js = hoistConstants(js);
+js = ownMemoryView(js);
+
+/**
+ * `js` with `bufferView` (the byte view of the memory, which the data
+ * segments and `memory.copy` and `memory.fill` write through) and the
+ * functions that use it moved into `asmFunc`: each instance its own view.
+ * Left at the top, a second `instantiate` (a process that loads two entries
+ * of the package over the one translated module) pointed the first
+ * instance's copies and fills at the second one's memory.
+ */
+function ownMemoryView(js) {
+  const top = (text) => acorn.parse(text, { ecmaVersion: "latest", sourceType: "script" }).body;
+  // `bufferView`, and (until none is left) the functions that name it or
+  // one of the functions moved.
+  const names = new Set(["bufferView"]);
+  const uses = (text) => [...names].some((name) => new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\b`).test(text));
+  const body = top(js);
+  const fn = body.find((n) => n.type === "FunctionDeclaration" && n.id.name === "asmFunc");
+  if (!fn) shape("`function asmFunc(imports)` at the top level", "not found");
+  let moved = [];
+  for (let more = true; more; ) {
+    const next = body.filter((n) => n !== fn && uses(js.slice(n.start, n.end)));
+    more = next.length > moved.length;
+    moved = next;
+    for (const n of moved) if (n.type === "FunctionDeclaration") names.add(n.id.name);
+  }
+  const declared = moved.some((n) => n.type === "VariableDeclaration" && n.declarations.length === 1 && n.declarations[0].id.name === "bufferView");
+  const functions = moved.filter((n) => n.type === "FunctionDeclaration").map((n) => n.id.name);
+  if (!declared || moved.length !== functions.length + 1 || !functions.includes("initActiveSegments")) {
+    shape("`var bufferView;` and functions that use it at the top level, `initActiveSegments` one of them", `found ${moved.map((n) => n.type).join(", ")}`);
+  }
+  if (!/\n {1}bufferView = HEAPU8;\n/.test(js.slice(fn.start, fn.end))) shape("`bufferView = HEAPU8;` in `asmFunc`", "not found");
+  const text = moved.map((n) => js.slice(n.start, n.end)).join("\n");
+  let out = "";
+  let at = 0;
+  for (const n of moved) {
+    out += js.slice(at, n.start);
+    at = n.end;
+  }
+  out += js.slice(at);
+  const open = out.indexOf("function asmFunc(imports) {") + "function asmFunc(imports) {".length;
+  out = out.slice(0, open) + "\n" + text + "\n" + out.slice(open);
+  if (top(out).some((n) => !(n.type === "FunctionDeclaration" && n.id.name === "asmFunc") && /\bbufferView\b/.test(out.slice(n.start, n.end)))) {
+    shape("no use of `bufferView` outside `asmFunc` once moved", "one is left");
+  }
+  return out;
+}
 
 /**
  * `js` with each number literal in `asmFunc` (a literal, or a literal
