@@ -10,6 +10,9 @@ use paybridge::verify::request::{CARD_CHECK_PATH, CHECK_RESULT_PATH, V4_CHECK_RE
 use paybridge::verify::{encode_envelope, parse_notification, Call, Config, Event, Operation, Outcome, Request, State, Step};
 use paybridge::{Code, PayError};
 
+mod common;
+use common::echo_order;
+
 const TOKEN: &str = "sandbox-app-token-0000000000000000000000";
 const NOW: f64 = 1_704_040_205_042.0;
 
@@ -74,24 +77,14 @@ fn config() -> Config {
     Config::new(TOKEN, "test", 3, 10).unwrap()
 }
 
-/// The service echoes the order it answers (`order_id` and `order_date`,
-/// Y in the document's common envelope, as the sandbox does): an answer
-/// whose `data` object names neither gets the request's. Bare answers, and
-/// any that name them, go as written.
+/// An answer as the service writes it: the `data` of an enveloped answer
+/// echoes the request's order ([`common::echo_order`]); a bare answer goes
+/// as written.
 fn echoed(req: &Request, (status, body): (u16, String)) -> (u16, String) {
-    let Ok(Json::Obj(env)) = json::parse(&body, Code::InvalidRequest, "test") else { return (status, body) };
-    let (Some(Json::Str(text)), Some(Json::Str(sig))) = (lookup(&env, "data"), lookup(&env, "signature")) else { return (status, body) };
-    let Ok(Json::Obj(mut d)) = json::parse(text, Code::InvalidRequest, "test") else { return (status, body) };
-    for key in ["order_id", "order_date"] {
-        if let (None, Some(v)) = (lookup(&d, key), req.param(key)) {
-            d.push((key.into(), Json::str(v)));
-        }
-    }
-    (status, encode_envelope(&Json::Obj(d).to_text(), sig))
-}
-
-fn lookup<'a>(m: &'a [(String, Json)], key: &str) -> Option<&'a Json> {
-    m.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    let Ok(env) = json::parse(&body, Code::InvalidRequest, "test") else { return (status, body) };
+    let (Some(Json::Str(text)), Some(Json::Str(sig))) = (env.get("data"), env.get("signature")) else { return (status, body) };
+    let Ok(d @ Json::Obj(_)) = json::parse(text, Code::InvalidRequest, "test") else { return (status, body) };
+    (status, encode_envelope(&echo_order(req, d).to_text(), sig))
 }
 
 fn call(config: &Config, op: Operation, fields: Json) -> Call {

@@ -12,6 +12,9 @@ use paybridge::verify::{
 };
 use paybridge::{Code, PayError};
 
+mod common;
+use common::echo_order;
+
 const TOKEN: &str = "sandbox-app-token-0000000000000000000000";
 const SECRET: &str = "sandbox-secret";
 /// 2024-01-01 00:30:05.042 in the service's time.
@@ -308,8 +311,10 @@ fn run(mut call: Call, verify: Option<VerifyHook>, mut service: impl FnMut(&Requ
                 let event = match reply {
                     Reply::Lost => Event::NoAnswer,
                     Reply::Raw(status, body) => Event::Response { status, body: body.into() },
-                    Reply::Signed(status, d) => envelope(status, &echoed(&req, d), true),
-                    Reply::Unsigned(status, d) => envelope(status, &echoed(&req, d), false),
+                    // The service echoes the order (common::echo_order); a
+                    // `Reply::Raw` goes as written.
+                    Reply::Signed(status, d) => envelope(status, &echo_order(&req, d), true),
+                    Reply::Unsigned(status, d) => envelope(status, &echo_order(&req, d), false),
                 };
                 log.sent.push(req);
                 event
@@ -327,19 +332,6 @@ fn run(mut call: Call, verify: Option<VerifyHook>, mut service: impl FnMut(&Requ
         };
     }
     panic!("the call did not end within 200 steps");
-}
-
-/// The service echoes the order it answers (`order_id` and `order_date`,
-/// Y in the document's common envelope, as the sandbox does): `data` that
-/// names neither gets the request's. A `Reply::Raw` goes as written.
-fn echoed(req: &Request, d: Json) -> Json {
-    let Json::Obj(mut m) = d else { return d };
-    for key in ["order_id", "order_date"] {
-        if let (false, Some(v)) = (m.iter().any(|(k, _)| k == key), req.param(key)) {
-            m.push((key.into(), Json::str(v)));
-        }
-    }
-    Json::Obj(m)
 }
 
 /// The service's envelope around `data`, signed or not.
