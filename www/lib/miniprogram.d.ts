@@ -97,8 +97,8 @@ export interface ReadyOptions {
  * cannot load that path, `wasmJs`. Where a bundler resolved this module (a
  * Taro or uni-app build), `ready()` with no options runs the JavaScript
  * build bundled with it; in a wallet2 npm build, the `.wasm.br` beside it;
- * under Node's conditions (Node, a unit test in Jest's or Vitest's node
- * environment), the mini-program folder's JavaScript build. Fails with PayError `not_ready` (or
+ * under Node's conditions in Node (a unit test in Jest's or Vitest's node
+ * environment too), the JavaScript build, `paybridge/paybridge.wasm.cjs`. Fails with PayError `not_ready` (or
  * `invalid_options` for a malformed option), its `cause` the runtime's error.
  */
 export function ready(options?: ReadyOptions): Promise<void>;

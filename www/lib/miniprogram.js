@@ -80,10 +80,8 @@ function wasmJsBuild(src) {
 function buildOf(m, src) {
   // The mini-program folder's JavaScript build (miniprogram/paybridge.wasm.js)
   // is the translated module alone, which links with this module's own
-  // glue (its imports and exports are named as this module's, Makefile);
-  // an ES module's import of it has it as its default.
-  const t = m && m.default && typeof m.default.instantiate === "function" ? m.default : m;
-  if (t && typeof t.instantiate === "function") return { bindings: wasmBindings, wasmExports: t.instantiate({ bg: wasmBindings }) };
+  // glue (its imports and exports are named as this module's, Makefile).
+  if (m && typeof m.instantiate === "function") return { bindings: wasmBindings, wasmExports: m.instantiate({ bg: wasmBindings }) };
   const build = m && m.default && m.default.bindings ? m.default : m;
   if (!build || typeof build !== "object" || !build.bindings || typeof build.bindings.__wbg_set_wasm !== "function" || !build.wasmExports) {
     const got = typeof src === "function" ? `a function that returned ${kindOf(m)}` : kindOf(src);
